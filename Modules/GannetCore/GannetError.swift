@@ -1,0 +1,91 @@
+/// A failure that Gannet itself detected: a request it refuses to send, a server that broke a
+/// limit or the protocol, a redirect it will not follow.
+///
+/// Transport failures reach completion handlers as `URLError` with the standard code (so code
+/// written for URLSession keeps working), and a `GannetError` as the underlying error carries
+/// the detail: curl's or OpenSSL's reason, the failing URL. Request validation failures are a
+/// `GannetError` directly, thrown before anything is sent.
+///
+/// Codes are static members of an open struct, so adding one is not a breaking change:
+///
+/// ```swift
+/// if let error = error as? GannetError, error.code == .invalidHeader { … }
+/// ```
+public struct GannetError: Error, Sendable, CustomStringConvertible {
+    /// What kind of failure this is.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        /// A short identifier, stable across releases.
+        public let name: String
+        init(_ name: String) { self.name = name }
+        public var description: String { name }
+
+        /// A header name or value holds CR, LF, NUL or another forbidden character.
+        public static let invalidHeader = Code("invalidHeader")
+        /// The URL or the method cannot be sent as written (control characters, spaces, no host).
+        public static let invalidRequest = Code("invalidRequest")
+        /// A URL whose scheme is not `http` or `https`, for a request or a redirect.
+        public static let unsupportedScheme = Code("unsupportedScheme")
+        /// More redirects than the configured limit, or a redirect loop.
+        public static let tooManyRedirects = Code("tooManyRedirects")
+        /// A redirect from `https` to `http` that the configuration does not allow.
+        public static let insecureRedirect = Code("insecureRedirect")
+        /// Response headers over ``SessionConfiguration/Limits`` (bytes, lines or 1xx responses).
+        public static let headersTooLarge = Code("headersTooLarge")
+        /// A response body over ``SessionConfiguration/Limits`` after decompression.
+        public static let bodyTooLarge = Code("bodyTooLarge")
+        /// The server broke HTTP framing (conflicting lengths, bad status line, NUL in a header).
+        public static let protocolViolation = Code("protocolViolation")
+        /// The session manager was invalidated; it takes no new tasks.
+        public static let sessionInvalidated = Code("sessionInvalidated")
+        /// Reading the request body (a file or a stream) failed.
+        public static let bodyStreamFailed = Code("bodyStreamFailed")
+        /// The server trust evaluator rejected the server in the TLS handshake.
+        public static let serverTrustRejected = Code("serverTrustRejected")
+        /// The transport failed; ``GannetError/transportCode`` holds libcurl's code.
+        public static let transport = Code("transport")
+        /// No byte moved for the request's idle timeout, or the resource timeout passed.
+        public static let timedOut = Code("timedOut")
+    }
+
+    /// What kind of failure this is.
+    public let code: Code
+    /// A one-line, human-readable reason. Never contains credentials or more than a short
+    /// excerpt of any body.
+    public let message: String
+    /// The URL of the request that failed, with any user and password removed.
+    public let failingURL: URL?
+    /// libcurl's `CURLcode` for transport failures, `nil` otherwise.
+    public let transportCode: Int?
+    /// The error that caused this one, such as an evaluator's rejection.
+    public let underlyingError: (any Error)?
+
+    /// Creates an error. Modules built on the core (serializers, security) create these too.
+    public init(_ code: Code, _ message: String, failingURL: URL? = nil, transportCode: Int? = nil, underlyingError: (any Error)? = nil) {
+        self.code = code
+        self.message = message
+        self.failingURL = failingURL.map(URL.removingCredentials)
+        self.transportCode = transportCode
+        self.underlyingError = underlyingError
+    }
+
+    public var description: String {
+        var text = message
+        if let failingURL { text += " (\(failingURL.absoluteString))" }
+        return text
+    }
+}
+
+extension GannetError: LocalizedError {
+    public var errorDescription: String? { description }
+}
+
+extension URL {
+    /// The URL without `user:password@`, for errors and logs.
+    static func removingCredentials(_ url: URL) -> URL {
+        guard url.user != nil || url.password != nil,
+              var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url }
+        components.user = nil
+        components.password = nil
+        return components.url ?? url
+    }
+}

@@ -1,0 +1,43 @@
+/// What a server presented during a TLS handshake, handed to a ``ServerTrustEvaluating``
+/// while the handshake is still in progress.
+public struct ServerTrust: Sendable, Hashable {
+    /// The host name (or IP address literal) the client connected to, as in the request URL.
+    public var host: String
+    /// The TCP port of the connection.
+    public var port: Int
+    /// The certificates the server sent, DER-encoded, leaf first. This is the *presented*
+    /// chain: nothing in it is trusted until an evaluator has built and verified a chain from it.
+    public var certificateChain: [Data]
+
+    /// Creates a trust value; the engine creates these, tests may too.
+    public init(host: String, port: Int, certificateChain: [Data]) {
+        self.host = host
+        self.port = port
+        self.certificateChain = certificateChain
+    }
+}
+
+/// Decides, inside the TLS handshake, whether a server is trusted.
+///
+/// When a ``SessionConfiguration`` has an evaluator, the engine turns off libcurl's own
+/// verification and installs an OpenSSL verification callback that calls ``evaluate(_:)``. A
+/// thrown error aborts the handshake: the server never receives a byte of the request, and the
+/// task fails with `URLError.serverCertificateUntrusted` whose underlying error is the one
+/// thrown here. `GannetSecurity` implements this protocol with OpenSSL (chain building, host
+/// name checks, certificate and public-key pinning).
+///
+/// Evaluators run on the engine thread, once per new connection: keep them fast and never
+/// block on other work of the same session.
+public protocol ServerTrustEvaluating: Sendable {
+    /// Returns normally when the server is trusted; throws the reason otherwise.
+    func evaluate(_ trust: ServerTrust) throws
+
+    /// `true` when this evaluator only makes sense over HTTPS (it pins, for example), so a
+    /// session manager can refuse a plain-HTTP base URL up front. Defaults to `false`.
+    var requiresSecureTransport: Bool { get }
+}
+
+extension ServerTrustEvaluating {
+    /// Defaults to `false`.
+    public var requiresSecureTransport: Bool { false }
+}

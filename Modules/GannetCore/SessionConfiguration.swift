@@ -1,0 +1,155 @@
+/// How a ``SessionManager`` connects, times out, follows redirects and trusts servers.
+///
+/// A value type of `var`s with nested groups, fixed when the manager is created:
+///
+/// ```swift
+/// var configuration = SessionConfiguration.default
+/// configuration.timeoutIntervalForRequest = 10
+/// configuration.redirects = .follow(max: 5)
+/// configuration.tls.caFile = "/etc/my-company/ca.pem"
+/// let manager = SessionManager(configuration: configuration)
+/// ```
+public struct SessionConfiguration: Sendable {
+    /// Idle timeout in seconds used when a request's own `timeoutInterval` is not positive:
+    /// the task fails with `URLError.timedOut` when no byte moves for this long (URLSession's
+    /// meaning of a request timeout).
+    public var timeoutIntervalForRequest: TimeInterval = 60
+    /// The longest a whole task may take, redirects included, in seconds.
+    public var timeoutIntervalForResource: TimeInterval = 7 * 24 * 3600
+    /// The longest the TCP connect and TLS handshake of one connection may take, in seconds.
+    public var connectTimeout: TimeInterval = 30
+    /// Headers added to every request that does not set them itself.
+    public var httpAdditionalHeaders: [String: String] = [:]
+    /// The most connections opened to one host at once; `0` means no limit. Requests beyond it
+    /// wait for a pooled connection (or share one over HTTP/2).
+    public var maximumConnectionsPerHost: Int = 0
+    /// The most idle connections kept in the pool for reuse.
+    public var maximumIdleConnections: Int = 64
+    /// Which HTTP versions the engine may speak.
+    public var httpVersion: HTTPVersion = .automatic
+    /// Whether to ask for and decode `gzip`, `deflate`, `br` and `zstd` bodies.
+    public var decompressesResponses: Bool = true
+    /// Redirect handling; Gannet follows redirects itself, never libcurl.
+    public var redirects: RedirectPolicy = .follow(max: 16)
+    /// Size and count limits that protect the client from hostile servers.
+    public var limits: Limits = Limits()
+    /// Proxy settings.
+    public var proxy: Proxy = .environment
+    /// Certificate verification and client certificates.
+    public var tls: TLS = TLS()
+
+    /// Creates the default configuration.
+    public init() {}
+
+    /// The default configuration: certificate verification against the system store, redirects
+    /// followed up to 16 hops, decoding of compressed bodies, a 60 s idle timeout.
+    public static var `default`: SessionConfiguration { SessionConfiguration() }
+
+    /// The HTTP versions the engine may use.
+    public struct HTTPVersion: Sendable, Hashable {
+        let rawValue: Int
+        /// HTTP/2 over TLS when the server offers it through ALPN, HTTP/1.1 otherwise.
+        public static let automatic = HTTPVersion(rawValue: 0)
+        /// HTTP/1.1 only.
+        public static let http1_1 = HTTPVersion(rawValue: 1)
+        /// HTTP/2 over TLS when offered, and HTTP/2 with prior knowledge on cleartext.
+        public static let http2PriorKnowledge = HTTPVersion(rawValue: 2)
+    }
+
+    /// How redirects (`301`, `302`, `303`, `307`, `308`) are followed.
+    ///
+    /// Only `http` and `https` targets are ever followed; `Authorization`, `Cookie` and
+    /// `Proxy-Authorization` never cross to another origin (scheme, host and port).
+    public struct RedirectPolicy: Sendable, Hashable {
+        /// The most redirects one task follows before it fails with
+        /// `URLError.httpTooManyRedirects`; `0` means redirects are delivered, not followed.
+        public var maximumRedirects: Int
+        /// Whether an `https` URL may redirect to `http`. Refused by default
+        /// (`URLError.appTransportSecurityRequiresSecureConnection`).
+        public var allowsHTTPSToHTTP: Bool
+
+        /// Follows up to `max` redirects.
+        public static func follow(max: Int = 16, allowsHTTPSToHTTP: Bool = false) -> RedirectPolicy {
+            RedirectPolicy(maximumRedirects: max, allowsHTTPSToHTTP: allowsHTTPSToHTTP)
+        }
+
+        /// Delivers every 3xx response as it is.
+        public static let disallow = RedirectPolicy(maximumRedirects: 0, allowsHTTPSToHTTP: false)
+    }
+
+    /// Limits on what a server may send. Exceeding one fails the task with a clear error
+    /// instead of exhausting memory.
+    public struct Limits: Sendable, Hashable {
+        /// The most bytes of response headers (all lines of one response together).
+        public var maximumHeaderBytes: Int = 256 * 1024
+        /// The most header lines in one response.
+        public var maximumHeaderCount: Int = 500
+        /// The most informational (1xx) responses before the final one.
+        public var maximumInformationalResponses: Int = 10
+        /// The most body bytes, after decompression, that a data task keeps in memory.
+        /// Download tasks stream to a file and use ``maximumDownloadBytes``.
+        public var maximumBodyBytes: Int64 = 100 * 1024 * 1024
+        /// The most body bytes a download task writes to its file; `nil` means no limit.
+        public var maximumDownloadBytes: Int64? = nil
+
+        /// Creates the default limits.
+        public init() {}
+    }
+
+    /// Where requests go through a proxy.
+    public enum Proxy: Sendable, Hashable {
+        /// `http_proxy`, `https_proxy`, `all_proxy` and `no_proxy` from the environment, as curl
+        /// and URLSession read them.
+        case environment
+        /// Never use a proxy, whatever the environment says.
+        case none
+        /// Use this proxy (`http://`, `https://`, `socks5://` …), except for hosts in `bypass`
+        /// (curl's `NOPROXY` syntax: a comma-separated list, `*` for all).
+        case url(URL, bypass: String? = nil)
+    }
+
+    /// Server certificate verification and client certificates.
+    public struct TLS: Sendable {
+        /// A PEM file of CA certificates to trust instead of the system store.
+        public var caFile: String? = nil
+        /// A folder of hashed CA certificates (`c_rehash` layout) to trust instead of the system store.
+        public var caDirectory: String? = nil
+        /// Decides trust inside the handshake; replaces the default verification when set.
+        /// `GannetSecurity.SecurityPolicy` is one.
+        public var serverTrustEvaluator: (any ServerTrustEvaluating)? = nil
+        /// A client certificate for mutual TLS.
+        public var clientCertificate: ClientCertificate? = nil
+
+        /// Creates the default: verification against the system store.
+        public init() {}
+    }
+
+    /// A client certificate and its private key, for servers that ask for mutual TLS.
+    public struct ClientCertificate: Sendable, Hashable {
+        /// The file formats libcurl accepts for a client certificate.
+        public enum Format: String, Sendable, Hashable {
+            /// A PEM certificate with the key in ``keyFile`` (or in the same file).
+            case pem = "PEM"
+            /// A DER certificate with the key in ``keyFile``.
+            case der = "DER"
+            /// A PKCS#12 bundle holding certificate and key, optionally with a password.
+            case pkcs12 = "P12"
+        }
+        /// The certificate (or PKCS#12 bundle) file.
+        public var certificateFile: String
+        /// The private key file; `nil` when it is in `certificateFile`.
+        public var keyFile: String?
+        /// The certificate file's format.
+        public var format: Format
+        /// The key or bundle password, if any.
+        public var password: String?
+
+        /// Creates a client certificate from files.
+        public init(certificateFile: String, keyFile: String? = nil, format: Format = .pem, password: String? = nil) {
+            self.certificateFile = certificateFile
+            self.keyFile = keyFile
+            self.format = format
+            self.password = password
+        }
+    }
+}

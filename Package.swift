@@ -1,0 +1,145 @@
+// swift-tools-version:6.0
+//
+// Gannet: AFNetworking's design, in Swift 6, for Linux first.
+//
+// Every capability is its own library product so an app links only what it uses: a JSON-only
+// client never links libxml2, an app that does not pin never imports GannetSecurity. The library
+// products depend on system C libraries only (libcurl with OpenSSL, OpenSSL, libxml2); no Swift
+// package dependencies. The benchmarks live in their own package under Benchmarks/.
+import PackageDescription
+
+let strictSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let package = Package(
+    name: "Gannet",
+    products: [
+        .library(name: "GannetCore", targets: ["GannetCore"]),
+        .library(name: "GannetRequestSerialization", targets: ["GannetRequestSerialization"]),
+        .library(name: "GannetResponseSerialization", targets: ["GannetResponseSerialization"]),
+        .library(name: "GannetXML", targets: ["GannetXML"]),
+        .library(name: "GannetSecurity", targets: ["GannetSecurity"]),
+        .library(name: "Gannet", targets: ["Gannet"]),
+        .executable(name: "gannet", targets: ["GannetCLI"]),
+    ],
+    targets: [
+        // MARK: System libraries
+        .systemLibrary(
+            name: "CCurl",
+            path: "Modules/CCurl",
+            pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]
+        ),
+        .systemLibrary(
+            name: "COpenSSL",
+            path: "Modules/COpenSSL",
+            pkgConfig: "openssl",
+            providers: [.apt(["libssl-dev"])]
+        ),
+        .systemLibrary(
+            name: "CLibXML2",
+            path: "Modules/CLibXML2",
+            pkgConfig: "libxml-2.0",
+            providers: [.apt(["libxml2-dev"])]
+        ),
+
+        // MARK: Library modules
+        .target(
+            name: "GannetCore",
+            dependencies: ["CCurl", "COpenSSL"],
+            path: "Modules/GannetCore",
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "GannetRequestSerialization",
+            dependencies: ["GannetCore"],
+            path: "Modules/GannetRequestSerialization",
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "GannetResponseSerialization",
+            dependencies: ["GannetCore"],
+            path: "Modules/GannetResponseSerialization",
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "GannetXML",
+            dependencies: ["GannetResponseSerialization", "CLibXML2"],
+            path: "Modules/GannetXML",
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "GannetSecurity",
+            dependencies: ["GannetCore", "COpenSSL"],
+            path: "Modules/GannetSecurity",
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "Gannet",
+            dependencies: ["GannetCore", "GannetRequestSerialization", "GannetResponseSerialization"],
+            path: "Modules/Gannet",
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "GannetCLI",
+            dependencies: ["Gannet", "GannetSecurity", "GannetXML"],
+            path: "Modules/GannetCLI",
+            swiftSettings: strictSettings
+        ),
+
+        // MARK: Tests
+        // Starts httpbin, nginx (TLS, certificates generated per run) and the fault server on
+        // loopback for the duration of a test process; see Tests/Servers/README.md.
+        .target(
+            name: "GannetTestSupport",
+            dependencies: ["GannetCore"],
+            path: "Tests/GannetTestSupport",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "GannetCoreTests",
+            dependencies: ["GannetCore", "GannetTestSupport"],
+            path: "Tests/GannetCoreTests",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "GannetRequestSerializationTests",
+            dependencies: ["GannetRequestSerialization", "GannetTestSupport"],
+            path: "Tests/GannetRequestSerializationTests",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "GannetResponseSerializationTests",
+            dependencies: ["GannetResponseSerialization", "GannetTestSupport"],
+            path: "Tests/GannetResponseSerializationTests",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "GannetXMLTests",
+            dependencies: ["GannetXML", "GannetTestSupport"],
+            path: "Tests/GannetXMLTests",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "GannetSecurityTests",
+            dependencies: ["GannetSecurity", "GannetTestSupport"],
+            path: "Tests/GannetSecurityTests",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "GannetTests",
+            dependencies: ["Gannet", "GannetSecurity", "GannetXML", "GannetTestSupport"],
+            path: "Tests/GannetTests",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "GannetCLITests",
+            dependencies: ["GannetTestSupport"],
+            path: "Tests/GannetCLITests",
+            swiftSettings: strictSettings
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)
