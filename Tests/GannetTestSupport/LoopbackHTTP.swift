@@ -3,7 +3,7 @@ import GannetCore
 import Glibc
 #endif
 
-/// A blocking HTTP/1.0 GET over one socket, for the test servers' own control routes.
+/// A blocking HTTP/1.1 GET (`Connection: close`) over one socket, for the test servers' own control routes.
 ///
 /// Not Gannet and not URLSession on purpose: it must not depend on the code under test, and it
 /// closes its only descriptor before returning, so descriptor-count checks stay exact.
@@ -27,7 +27,7 @@ enum LoopbackHTTP {
             }
         }
         guard connected == 0 else { throw TestServerError("Could not connect to \(url): errno \(errno)") }
-        let request = Array("GET \(url.path) HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n".utf8)
+        let request = Array("GET \(url.path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".utf8)
         guard send(fd, request, request.count, Int32(MSG_NOSIGNAL)) == request.count else {
             throw TestServerError("Could not send to \(url): errno \(errno)")
         }

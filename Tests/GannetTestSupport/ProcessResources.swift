@@ -1,4 +1,7 @@
 import GannetCore
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The number of file descriptors this process has open, from `/proc/self/fd`.
 ///
@@ -21,10 +24,25 @@ public func peakResidentMemoryBytes() -> Int {
 
 /// A `kB` line of `/proc/self/status`, in bytes; `0` if the kernel does not report it.
 private func statusField(_ name: String) -> Int {
-    guard let data = FileManager.default.contents(atPath: "/proc/self/status") else { return 0 }
-    for line in String(decoding: data, as: UTF8.self).split(separator: "\n") where line.hasPrefix(name) {
-        let kilobytes = line.dropFirst(name.count).split(separator: " ").first.flatMap { Int($0) } ?? 0
+    for line in readProcFile("/proc/self/status").split(separator: "\n") where line.hasPrefix(name) {
+        let kilobytes = line.dropFirst(name.count).split(whereSeparator: \.isWhitespace).first.flatMap { Int($0) } ?? 0
         return kilobytes * 1024
     }
     return 0
+}
+
+/// Reads a /proc file to its end; Foundation trusts its reported size of 0 and returns nothing.
+private func readProcFile(_ path: String) -> String {
+    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else { return "" }
+    defer { close(fd) }
+    var bytes = [UInt8]()
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    while true {
+        let count = read(fd, &buffer, buffer.count)
+        if count < 0 && errno == EINTR { continue }
+        guard count > 0 else { break }
+        bytes += buffer[..<count]
+    }
+    return String(decoding: bytes, as: UTF8.self)
 }

@@ -93,10 +93,10 @@ class FaultServer:
                 request = await self._read_request(reader)
                 if request is None:
                     break
-                method, target = request
+                method, target, closes = request
                 self._log.write(f"{method} {target}\n")
                 keep_alive = await self._route(method, target, reader, writer)
-                if not keep_alive:
+                if closes or not keep_alive:
                     break
         except (OSError, asyncio.IncompleteReadError, asyncio.LimitOverrunError, ValueError):
             pass
@@ -107,8 +107,9 @@ class FaultServer:
             if not writer.is_closing():
                 writer.close()
 
-    async def _read_request(self, reader: asyncio.StreamReader) -> tuple[str, str] | None:
-        """Reads one request head and discards its body; None at a clean end of the connection."""
+    async def _read_request(self, reader: asyncio.StreamReader) -> tuple[str, str, bool] | None:
+        """Reads one request head and discards its body; returns (method, target, client wants to close),
+        or None at a clean end of the connection."""
         try:
             head = await reader.readuntil(b"\r\n\r\n")
         except asyncio.IncompleteReadError:
@@ -116,7 +117,7 @@ class FaultServer:
         if len(head) > _MAX_REQUEST_HEAD:
             return None
         lines = head.decode("latin-1").split("\r\n")
-        method, target, _ = lines[0].split(" ", 2)
+        method, target, version = lines[0].split(" ", 2)
         headers = {}
         for line in lines[1:]:
             if ":" in line:
@@ -126,7 +127,9 @@ class FaultServer:
             await reader.readexactly(int(headers["content-length"]))
         elif headers.get("transfer-encoding", "").lower() == "chunked":
             await self._discard_chunked(reader)
-        return method, target
+        connection = headers.get("connection", "").lower()
+        closes = connection == "close" or (version == "HTTP/1.0" and connection != "keep-alive")
+        return method, target, closes
 
     @staticmethod
     async def _discard_chunked(reader: asyncio.StreamReader) -> None:
