@@ -36,15 +36,21 @@ struct ServerManifest: Decodable {
         let nginxError: String
         let httpbin: String
         let fault: String
+        let proxy: String
     }
 
     let httpbin: URL
     let httpbinAlt: URL
     let nginx: URL
     let nginxTLS: URL
+    let nginxH2C: URL
     let tls: [String: URL]
     let fault: URL
     let canary: URL
+    let proxy: URL
+    let authenticatingProxy: URL
+    let proxyUser: String
+    let proxyPassword: String
     let certificates: Certificates
     let tlsCertificates: [String: CertificateFiles]
     let files: Files

@@ -24,7 +24,15 @@ public enum TLSVariant: String, Sendable, CaseIterable, Hashable {
     case leafAsIssuer
     /// Leaf under a CA that the intermediate's `pathlen:0` forbids. Fails.
     case pathLengthExceeded
+    /// Leaf for `localhost` with an RSA 2048 key (every other key is ECDSA P-256). Succeeds.
+    case rsa
     /// The good leaf, on a server that requires a client certificate from the test client CA.
     /// Without one, nginx completes the handshake and answers `400`.
     case mutualTLS
+    /// The good leaf; TLS 1.2 only (for session resumption and version tests). Succeeds.
+    case tls12Only
+    /// The good leaf; TLS 1.3 only. Succeeds.
+    case tls13Only
+    /// The good leaf; ALPN offers `http/1.1` only, so connections are not multiplexed. Succeeds.
+    case http1Only
 }

@@ -23,10 +23,20 @@ public final class TestServers: Sendable {
     public let nginx: URL
     /// nginx over TLS with HTTP/2, `https://localhost:S/`, serving the good chain; same routes as ``nginx``.
     public let nginxTLS: URL
+    /// nginx speaking cleartext HTTP/2 with prior knowledge only (HTTP/1.1 requests fail); same routes.
+    public let nginxH2C: URL
     /// The fault server, `http://127.0.0.1:T/`: truncated bodies, bad chunking, resets, stalls, floods, redirects.
     public let fault: URL
     /// A port that only counts the connections it receives (XXE tests: prove nothing connected).
     public let canaryURL: URL
+    /// A forward proxy (absolute-form requests and `CONNECT`) that reaches loopback targets only.
+    public let proxy: URL
+    /// The same proxy, answering `407` unless given ``proxyCredentials`` (Basic).
+    public let authenticatingProxy: URL
+    /// The user and password ``authenticatingProxy`` accepts.
+    public let proxyCredentials: (user: String, password: String)
+    /// Every request head either proxy received, credentials included, after a `--- port P` line.
+    public let proxyLog: String
     /// Paths of the certificates generated for this run.
     public let certificates: TestCertificates
     /// nginx's access log: one line per request, with the server port, request line, status,
@@ -79,8 +89,13 @@ public final class TestServers: Sendable {
         httpbinAlt = m.httpbinAlt
         nginx = m.nginx
         nginxTLS = m.nginxTLS
+        nginxH2C = m.nginxH2C
         fault = m.fault
         canaryURL = m.canary
+        proxy = m.proxy
+        authenticatingProxy = m.authenticatingProxy
+        proxyCredentials = (m.proxyUser, m.proxyPassword)
+        proxyLog = m.logs.proxy
         nginxAccessLog = m.logs.nginxAccess
         nginxErrorLog = m.logs.nginxError
         faultLog = m.logs.fault

@@ -1,7 +1,7 @@
 """The certificate set generated for one test run.
 
 Every key and certificate is created fresh in the run's temporary folder, so no private key is
-ever committed. Keys are ECDSA P-256: fast to generate and accepted by OpenSSL, curl and nginx.
+ever committed. Keys are ECDSA P-256 (fast to generate), except one RSA 2048 leaf.
 The layout is described in README.md ("Certificates").
 """
 
@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from cryptography import x509
 from cryptography.hazmat.primitives import hashes, serialization
-from cryptography.hazmat.primitives.asymmetric import ec
+from cryptography.hazmat.primitives.asymmetric import ec, rsa
 from cryptography.hazmat.primitives.serialization import pkcs12
 from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
 
@@ -29,7 +29,7 @@ class Issued:
 
     name: str
     cert: x509.Certificate
-    key: ec.EllipticCurvePrivateKey
+    key: ec.EllipticCurvePrivateKey | rsa.RSAPrivateKey
     presented_issuers: list[x509.Certificate] = field(default_factory=list)
 
 
@@ -42,13 +42,15 @@ def _name(common_name: str) -> x509.Name:
     )
 
 
-def _new_key() -> ec.EllipticCurvePrivateKey:
+def _new_key(use_rsa: bool = False) -> ec.EllipticCurvePrivateKey | rsa.RSAPrivateKey:
+    if use_rsa:
+        return rsa.generate_private_key(public_exponent=65537, key_size=2048)
     return ec.generate_private_key(ec.SECP256R1())
 
 
 def _build(
     subject: str,
-    key: ec.EllipticCurvePrivateKey,
+    key: ec.EllipticCurvePrivateKey | rsa.RSAPrivateKey,
     issuer: Issued | None,
     *,
     ca: bool,
@@ -86,7 +88,8 @@ def _build(
     else:
         # A leaf: no keyCertSign, so a certificate it signs must be rejected (SECURITY-CASES 6).
         usage = x509.KeyUsage(
-            digital_signature=True, content_commitment=False, key_encipherment=False,
+            digital_signature=True, content_commitment=False,
+            key_encipherment=isinstance(key, rsa.RSAPrivateKey),  # TLS 1.2 RSA key exchange
             data_encipherment=False, key_agreement=False, key_cert_sign=False, crl_sign=False,
             encipher_only=False, decipher_only=False,
         )
@@ -111,8 +114,8 @@ def _ca(name: str, subject: str, issuer: Issued | None, path_length: int | None 
     return Issued(name, _build(subject, key, issuer, ca=True, path_length=path_length), key)
 
 
-def _leaf(name: str, issuer: Issued | None, chain: list[Issued], **options) -> Issued:
-    key = _new_key()
+def _leaf(name: str, issuer: Issued | None, chain: list[Issued], use_rsa: bool = False, **options) -> Issued:
+    key = _new_key(use_rsa)
     subject = options.pop("subject", "localhost")
     cert = _build(subject, key, issuer, ca=False, **options)
     return Issued(name, cert, key, [c.cert for c in chain])
@@ -148,6 +151,8 @@ def generate(directory: str) -> dict:
         # https://www.gannet.localhost:PORT/; *.gannet.test is there for evaluator unit tests.
         "wildcard": _leaf("wildcard", intermediate, [intermediate], subject="*.gannet.localhost",
                           sans=_dns("*.gannet.localhost", "*.gannet.test")),
+        # RSA, for pinning and SPKI code that must not assume EC keys.
+        "rsa": _leaf("rsa", intermediate, [intermediate], use_rsa=True, sans=localhost),
         "selfSigned": _leaf("self-signed", None, [], sans=localhost),
         "untrustedRoot": _leaf("untrusted-root", untrusted_root, [], sans=localhost),
         "leafAsIssuer": _leaf("leaf-as-issuer", not_a_ca, [not_a_ca], sans=localhost),

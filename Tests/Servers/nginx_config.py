@@ -1,4 +1,4 @@
-"""nginx configuration for one test run: a plain HTTP server and one TLS+HTTP/2 server per certificate.
+"""nginx configuration for one test run: plain HTTP/1.1, cleartext HTTP/2, and one TLS server per variant.
 
 Written for nginx 1.22 (Debian 12): HTTP/2 is `listen ... ssl http2;`, and every path is absolute
 because relative `ssl_certificate` paths resolve against the config file's folder, not `-p`.
@@ -7,22 +7,37 @@ because relative `ssl_certificate` paths resolve against the config file's folde
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass
 
-# The TLS endpoints: variant name (as the JSON reports it) → (leaf in certificates.generate(), host in the URL).
-# The host is what a client is told to connect to, so each variant fails or passes for one reason.
-TLS_VARIANTS: dict[str, tuple[str, str]] = {
-    "good": ("good", "localhost"),
-    "wrongHost": ("wrongHost", "localhost"),
-    "expired": ("expired", "localhost"),
-    "notYetValid": ("notYetValid", "localhost"),
-    "selfSigned": ("selfSigned", "localhost"),
-    "untrustedRoot": ("untrustedRoot", "localhost"),
-    "ipAddress": ("ipAddress", "127.0.0.1"),
-    "wildcard": ("wildcard", "www.gannet.localhost"),
-    "leafAsIssuer": ("leafAsIssuer", "localhost"),
-    "pathLengthExceeded": ("pathLengthExceeded", "localhost"),
-    "mutualTLS": ("good", "localhost"),
+
+@dataclass(frozen=True)
+class Variant:
+    leaf: str  # key in certificates.generate()["leaves"]
+    host: str  # the host a client is told to connect to, so the variant fails or passes for one reason
+    directives: str = ""  # extra server directives
+    http2: bool = True
+
+
+# The TLS endpoints by their name in the JSON (and in Swift's TLSVariant).
+TLS_VARIANTS: dict[str, Variant] = {
+    "good": Variant("good", "localhost"),
+    "wrongHost": Variant("wrongHost", "localhost"),
+    "expired": Variant("expired", "localhost"),
+    "notYetValid": Variant("notYetValid", "localhost"),
+    "selfSigned": Variant("selfSigned", "localhost"),
+    "untrustedRoot": Variant("untrustedRoot", "localhost"),
+    "ipAddress": Variant("ipAddress", "127.0.0.1"),
+    "wildcard": Variant("wildcard", "www.gannet.localhost"),
+    "leafAsIssuer": Variant("leafAsIssuer", "localhost"),
+    "pathLengthExceeded": Variant("pathLengthExceeded", "localhost"),
+    "rsa": Variant("rsa", "localhost"),
+    "mutualTLS": Variant("good", "localhost", "ssl_verify_client on;\n        ssl_client_certificate {client_ca};"),
+    "tls12Only": Variant("good", "localhost", "ssl_protocols TLSv1.2;"),
+    "tls13Only": Variant("good", "localhost", "ssl_protocols TLSv1.3;"),
+    "http1Only": Variant("good", "localhost", http2=False),
 }
+
+_REDIRECT_STATUSES = (301, 302, 303, 307, 308)
 
 # Served by every server, plain and TLS alike.
 _LOCATIONS = """
@@ -41,41 +56,49 @@ _LOCATIONS = """
         }}
         location = /_discard {{ internal; return 204; }}
         location @uploaded {{ return 200 "ok"; }}
+{redirects}
 """
 
 
-def render(directory: str, files: str, certs: dict, plain_port: int, tls_ports: dict[str, int]) -> str:
+def _locations(files: str) -> str:
+    # `return` takes a literal status, hence one location per redirect status.
+    redirects = "\n".join(
+        f"        location = /redirect/{status} {{ return {status} $arg_to; }}" for status in _REDIRECT_STATUSES
+    )
+    return _LOCATIONS.format(files=files, redirects=redirects)
+
+
+def render(directory: str, files: str, certs: dict, plain_port: int, h2c_port: int, tls_ports: dict[str, int]) -> str:
     """Returns nginx.conf for the given ports; `certs` is certificates.generate()'s result."""
     logs = os.path.join(directory, "logs")
     tmp = os.path.join(directory, "nginx-tmp")
-    locations = _LOCATIONS.format(files=files)
+    locations = _locations(files)
     # As root, nginx hands requests to `nobody` workers, which cannot read the 0700 run folder.
     user = "user root;\n" if os.geteuid() == 0 else ""
     servers = [
         f"""
     server {{
         listen 127.0.0.1:{plain_port};
-        server_name localhost;
+{locations}
+    }}
+    server {{
+        # Cleartext HTTP/2 with prior knowledge only: HTTP/1.1 requests here fail.
+        listen 127.0.0.1:{h2c_port} http2;
 {locations}
     }}"""
     ]
-    for variant, port in tls_ports.items():
-        cert_name, _ = TLS_VARIANTS[variant]
-        leaf = certs["leaves"][cert_name]
-        client = ""
-        if variant == "mutualTLS":
-            client = (
-                f"        ssl_client_certificate {certs['clientCA']['pem']};\n"
-                "        ssl_verify_client on;\n"
-            )
+    for name, port in tls_ports.items():
+        variant = TLS_VARIANTS[name]
+        leaf = certs["leaves"][variant.leaf]
+        directives = variant.directives.format(client_ca=certs["clientCA"]["pem"])
         servers.append(
             f"""
     server {{
-        listen 127.0.0.1:{port} ssl http2;
-        server_name _;
+        listen 127.0.0.1:{port} ssl{" http2" if variant.http2 else ""};
         ssl_certificate {leaf['chain']};
         ssl_certificate_key {leaf['key']};
-{client}{locations}
+        {directives}
+{locations}
     }}"""
         )
     return f"""{user}daemon off;

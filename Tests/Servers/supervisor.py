@@ -167,7 +167,7 @@ class Supervisor:
 
         return await self.start("httpbin (gunicorn)", "httpbin.log", launch, probe, deadline)
 
-    async def start_nginx(self, nginx: str, certs: dict, deadline: float) -> tuple[int, dict[str, int], str]:
+    async def start_nginx(self, nginx: str, certs: dict, deadline: float) -> tuple[int, int, dict[str, int], str]:
         import nginx_config
 
         files = os.path.join(self.directory, "files")
@@ -180,16 +180,16 @@ class Supervisor:
         variants = list(nginx_config.TLS_VARIANTS)
 
         def launch():
-            plain, *tls = free_ports(1 + len(variants))
+            plain, h2c, *tls = free_ports(2 + len(variants))
             tls_ports = dict(zip(variants, tls))
             with open(config_path, "w") as f:
-                f.write(nginx_config.render(self.directory, files, certs, plain, tls_ports))
+                f.write(nginx_config.render(self.directory, files, certs, plain, h2c, tls_ports))
             argv = [nginx, "-p", self.directory + "/", "-c", config_path, "-e", self.log_path("nginx-error.log")]
-            return argv, signal.SIGTERM, (plain, tls_ports, files)  # SIGTERM: nginx's fast shutdown
+            return argv, signal.SIGTERM, (plain, h2c, tls_ports, files)  # SIGTERM: nginx's fast shutdown
 
         def probe(result):
-            plain, tls_ports, _ = result
-            return http_ok(f"http://127.0.0.1:{plain}/small") and all(map(tcp_ok, tls_ports.values()))
+            plain, h2c, tls_ports, _ = result
+            return http_ok(f"http://127.0.0.1:{plain}/small") and all(map(tcp_ok, [h2c, *tls_ports.values()]))
 
         try:
             return await self.start("nginx", "nginx-stderr.log", launch, probe, deadline)

@@ -39,28 +39,33 @@ def _require_dependencies() -> str:
     return nginx
 
 
-def _describe(sup, certs: dict, httpbin: tuple[int, int], nginx: tuple, fault: tuple[int, int]) -> dict:
+def _describe(sup, certs: dict, httpbin: tuple[int, int], nginx: tuple, fault: tuple[int, int],
+              proxy: tuple[int, int]) -> dict:
     import nginx_config
+    import proxy_server
 
-    plain, tls_ports, files = nginx
-    tls = {
-        variant: f"https://{nginx_config.TLS_VARIANTS[variant][1]}:{port}/" for variant, port in tls_ports.items()
-    }
+    plain, h2c, tls_ports, files = nginx
+    tls = {name: f"https://{nginx_config.TLS_VARIANTS[name].host}:{port}/" for name, port in tls_ports.items()}
     return {
         "httpbin": f"http://127.0.0.1:{httpbin[0]}/",
         "httpbinAlt": f"http://127.0.0.1:{httpbin[1]}/",
         "nginx": f"http://127.0.0.1:{plain}/",
+        "nginxH2C": f"http://127.0.0.1:{h2c}/",
         "nginxTLS": tls["good"],
         "tls": tls,
         "fault": f"http://127.0.0.1:{fault[0]}/",
         "canary": f"http://127.0.0.1:{fault[1]}/",
+        "proxy": f"http://127.0.0.1:{proxy[0]}/",
+        "authenticatingProxy": f"http://127.0.0.1:{proxy[1]}/",
+        "proxyUser": proxy_server.USER,
+        "proxyPassword": proxy_server.PASSWORD,
         "ports": {
-            "httpbin": httpbin[0], "httpbinAlt": httpbin[1], "nginx": plain, "fault": fault[0], "canary": fault[1],
-            "tls": tls_ports,
+            "httpbin": httpbin[0], "httpbinAlt": httpbin[1], "nginx": plain, "nginxH2C": h2c, "fault": fault[0],
+            "canary": fault[1], "proxy": proxy[0], "authenticatingProxy": proxy[1], "tls": tls_ports,
         },
         "certificates": certs,
         # The certificate each TLS endpoint serves (mutualTLS serves the good leaf).
-        "tlsCertificates": {variant: certs["leaves"][nginx_config.TLS_VARIANTS[variant][0]] for variant in tls_ports},
+        "tlsCertificates": {name: certs["leaves"][nginx_config.TLS_VARIANTS[name].leaf] for name in tls_ports},
         "files": {
             "directory": files,
             "1m.bin": os.path.join(files, "1m.bin"),
@@ -71,6 +76,7 @@ def _describe(sup, certs: dict, httpbin: tuple[int, int], nginx: tuple, fault: t
             "nginxError": sup.log_path("nginx-error.log"),
             "httpbin": sup.log_path("httpbin.log"),
             "fault": sup.log_path("fault.log"),
+            "proxy": sup.log_path("proxy.log"),
         },
         "directory": sup.directory,
         "pid": os.getpid(),
@@ -80,6 +86,7 @@ def _describe(sup, certs: dict, httpbin: tuple[int, int], nginx: tuple, fault: t
 async def _run(sup, nginx_path: str) -> int:
     import certificates
     from fault_server import FaultServer
+    from proxy_server import ProxyServer
     from supervisor import READY_TIMEOUT
 
     loop = asyncio.get_running_loop()
@@ -88,14 +95,16 @@ async def _run(sup, nginx_path: str) -> int:
         loop.add_signal_handler(sig, stop.set)
 
     fault = FaultServer(sup.log_path("fault.log"))
+    proxy = ProxyServer(sup.log_path("proxy.log"))
     fault_ports = await fault.start()
+    proxy_ports = await proxy.start()
     try:
         deadline = time.monotonic() + READY_TIMEOUT
         certs = await loop.run_in_executor(None, certificates.generate, os.path.join(sup.directory, "certs"))
         httpbin, nginx = await asyncio.gather(
             sup.start_httpbin(deadline), sup.start_nginx(nginx_path, certs, deadline)
         )
-        sys.stdout.write(json.dumps(_describe(sup, certs, httpbin, nginx, fault_ports)) + "\n")
+        sys.stdout.write(json.dumps(_describe(sup, certs, httpbin, nginx, fault_ports, proxy_ports)) + "\n")
         sys.stdout.flush()
 
         def on_stdin() -> None:
@@ -116,6 +125,7 @@ async def _run(sup, nginx_path: str) -> int:
         return 0
     finally:
         await fault.stop()
+        await proxy.stop()
         sup.stop()  # now, not after asyncio.run has waited for its worker threads
 
 
