@@ -72,8 +72,13 @@ extension ConfigurableRequestSerializer {
     }
 
     /// A new request for `method` and `urlString`, before any option or parameter is applied.
+    ///
+    /// A space or control character in `urlString` is refused rather than percent-encoded: it
+    /// is more likely a splicing mistake (or an attack) than a path. Other characters a URL
+    /// cannot hold, such as non-ASCII letters, are percent-encoded as UTF-8 by `URL(string:)`.
     func makeRequest(method: String, urlString: String) throws -> URLRequest {
-        guard let url = URL(string: urlString, encodingInvalidCharacters: false) else {
+        let hasControlOrSpace = urlString.unicodeScalars.contains { $0.value <= 0x20 || $0.value == 0x7F }
+        guard !hasControlOrSpace, let url = URL(string: urlString) else {
             throw RequestValidation.invalidRequest("\(RequestValidation.printable(urlString)) is not a valid URL", nil)
         }
         var request = URLRequest(url: url)

@@ -228,13 +228,20 @@ struct HTTPRequestSerializerTests {
         #expect(request.httpShouldHandleCookies == plain.httpShouldHandleCookies)
     }
 
-    @Test("A string that is not a URL is an invalid-request error")
-    func invalidURLString() throws {
+    @Test("A URL string with spaces or control characters is refused, not rewritten",
+          arguments: ["http://a b/", "http://x/a b", "http://x/a\r\nb", "http://x/\u{0}", "http://x/\u{7F}", "not a url", ""])
+    func invalidURLString(text: String) throws {
         let error = try #require(throws: GannetError.self) {
-            try HTTPRequestSerializer().request(method: "GET", urlString: "http://a b/")
+            try HTTPRequestSerializer().request(method: "GET", urlString: text)
         }
         #expect(error.code == .invalidRequest)
         #expect(error.failingRequest == nil)
+    }
+
+    @Test("Non-ASCII characters in a URL string are percent-encoded as UTF-8")
+    func unicodeURLString() throws {
+        let request = try HTTPRequestSerializer().request(method: "GET", urlString: "http://127.0.0.1:1/caf\u{E9}", parameters: ["q": "\u{E9}"])
+        #expect(request.url?.absoluteString == "http://127.0.0.1:1/caf%C3%A9?q=%C3%A9")
     }
 
     @Test("The serializer is a Sendable value shared safely by concurrent tasks")
