@@ -274,6 +274,10 @@ final class Transfer: @unchecked Sendable {
         _ = ccurl_easy_setopt_read_function(easy.raw, transferReadCallback)
         easy.set(CURLOPT_READDATA, pointer: Unmanaged.passUnretained(self).toOpaque())
         easy.set(CURLOPT_POSTFIELDSIZE_LARGE, offset: length ?? -1)
+        if case .stream(let stream) = source, let paced = stream as? any RateLimitedBodyStream,
+           let rate = paced.maximumBytesPerSecond, rate > 0 {
+            easy.set(CURLOPT_MAX_SEND_SPEED_LARGE, offset: rate)
+        }
         if method != "POST" { easy.set(CURLOPT_CUSTOMREQUEST, method) }
     }
 
