@@ -10,13 +10,17 @@
 /// header.
 ///
 /// ```swift
-/// let type = MediaType("Application/Problem+JSON; charset=UTF-8")!
-/// type.essence                            // "application/problem+json"
-/// type.suffix                             // "json"
-/// type.charset                            // "UTF-8"
-/// MediaType("application/*+json")!.matches(type)   // true
-/// let accepted: Set<MediaType> = ["application/json", "text/*"]   // literals
+/// let type = MediaType(headerValue)          // failable: text from the network
+/// let problem: MediaType = "Application/Problem+JSON; charset=UTF-8"   // a literal
+/// problem.essence                            // "application/problem+json"
+/// problem.suffix                             // "json"
+/// problem.charset                            // "UTF-8"
+/// MediaType.anyJSONSuffix.matches(problem)   // true
+/// let accepted: Set<MediaType> = ["application/json", "text/*"]
 /// ```
+///
+/// With a string literal, `MediaType("text/html")` is the literal initializer (SE-0213), not
+/// the failable one: it is not optional, and an invalid literal stops the program.
 ///
 /// Parameters never affect ``matches(_:)``: `application/json` matches
 /// `application/json; charset=utf-8`. Equality (`==`) compares the type, the subtype and the

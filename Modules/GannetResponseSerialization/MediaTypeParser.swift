@@ -16,9 +16,11 @@ enum MediaTypeParser {
         // `*/json` names nothing: only `*/*` may wildcard the type.
         if type == "*" && subtype != "*" { return nil }
         scanner.skipWhitespace()
+        // `application/json/x` or `text/plain html` is not a media type.
+        guard scanner.isAtEnd || scanner.peek == UInt8(ascii: ";") else { return nil }
         var parameters: [String: String] = [:]
         while !scanner.isAtEnd {
-            // Anything but `;` after the subtype or a parameter is malformed, not a new parameter.
+            // Anything but `;` after a parameter is malformed, not the start of a new one.
             guard scanner.consume(UInt8(ascii: ";")) else {
                 scanner.skip(until: UInt8(ascii: ";"))
                 continue
@@ -67,6 +69,7 @@ enum MediaTypeParser {
         var index = 0
 
         var isAtEnd: Bool { index == bytes.count }
+        var peek: UInt8? { isAtEnd ? nil : bytes[index] }
 
         mutating func skipWhitespace() {
             while index < bytes.count, bytes[index] == UInt8(ascii: " ") || bytes[index] == UInt8(ascii: "\t") {

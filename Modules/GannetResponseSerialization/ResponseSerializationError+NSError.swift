@@ -25,9 +25,9 @@ extension ResponseSerializationError: CustomNSError {
         }
     }
 
-    /// The message, failing URL, underlying error, response and data.
+    /// The description, failing URL, underlying error, response and data.
     public var errorUserInfo: [String: Any] {
-        var userInfo: [String: Any] = [NSLocalizedDescriptionKey: message]
+        var userInfo: [String: Any] = [NSLocalizedDescriptionKey: description]
         if let failingURL { userInfo[NSURLErrorFailingURLErrorKey] = failingURL }
         if let underlyingError { userInfo[NSUnderlyingErrorKey] = underlyingError }
         if let response { userInfo[Self.failingURLResponseErrorKey] = response }
