@@ -73,6 +73,25 @@ struct JSONResponseSerializerTests {
         #expect(value is [String: any Sendable])
     }
 
+    @Test("The mutable reading options still give Swift values, which are sendable", arguments: [
+        JSONSerialization.ReadingOptions.mutableContainers, .mutableLeaves,
+    ])
+    func mutableOptions(_ options: JSONSerialization.ReadingOptions) throws {
+        // Given options under which Foundation returns NSMutableDictionary or NSMutableString
+        let serializer = JSONResponseSerializer(readingOptions: options, removesKeysWithNullValues: true)
+
+        // When serialized
+        let value = try serializer.serialize(Fixture.response(200, contentType: "application/json"),
+                                             Fixture.data(#"{"a":["x",null],"b":{"c":"d"}}"#))
+
+        // Then the tree is made of Swift containers and strings
+        let object = try #require(value as? [String: any Sendable])
+        #expect(type(of: object["a"]!) == [any Sendable].self)
+        #expect((object["a"] as? [any Sendable])?.first.map { type(of: $0) == String.self } == true)
+        #expect((object["b"] as? [String: any Sendable])?["c"] as? String == "d")
+        #expect((object["a"] as? [Any])?.count == 1)
+    }
+
     @Test("Invalid JSON is a jsonDecodingFailed error with Foundation's reason and the body")
     func invalidJSON() throws {
         let body = Fixture.data("{invalid}")
