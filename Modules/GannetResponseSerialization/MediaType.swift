@@ -145,9 +145,14 @@ extension MediaType {
 
     /// The media type of a response's `Content-Type` header; `nil` when the header is missing
     /// or unparseable.
+    ///
+    /// A response that repeats `Content-Type` reaches Foundation as one comma-joined value
+    /// (`application/json, application/msgpack`); as in browsers (WHATWG Fetch, "extract a MIME
+    /// type"), the last valid media type other than `*/*` wins.
     public init?(contentTypeOf response: HTTPURLResponse) {
-        guard let header = response.value(forHTTPHeaderField: "Content-Type") else { return nil }
-        self.init(header)
+        guard let header = response.value(forHTTPHeaderField: "Content-Type"),
+              let parsed = MediaTypeParser.parseContentType(header) else { return nil }
+        self = parsed
     }
 }
 

@@ -40,6 +40,39 @@ enum MediaTypeParser {
         return MediaType(checkedType: type.lowercased(), subtype: subtype.lowercased(), parameters: parameters)
     }
 
+    /// The last valid media type of a possibly comma-joined `Content-Type` value, skipping
+    /// `*/*` (WHATWG Fetch, "extract a MIME type").
+    static func parseContentType(_ header: String) -> MediaType? {
+        var result: MediaType?
+        for value in splitOutsideQuotes(header, at: UInt8(ascii: ",")) {
+            if let type = parse(value), type.essence != "*/*" { result = type }
+        }
+        return result
+    }
+
+    /// `text` split at `separator` bytes that are not inside a quoted-string.
+    static func splitOutsideQuotes(_ text: String, at separator: UInt8) -> [Substring] {
+        var parts: [Substring] = []
+        var start = text.utf8.startIndex
+        var quoted = false
+        var escaped = false
+        for index in text.utf8.indices {
+            let byte = text.utf8[index]
+            if escaped {
+                escaped = false
+            } else if quoted && byte == UInt8(ascii: "\\") {
+                escaped = true
+            } else if byte == UInt8(ascii: "\"") {
+                quoted.toggle()
+            } else if byte == separator && !quoted {
+                parts.append(text[start..<index])
+                start = text.utf8.index(after: index)
+            }
+        }
+        parts.append(text[start...])
+        return parts
+    }
+
     /// `tchar` from RFC 9110 §5.6.2.
     static func isTokenByte(_ byte: UInt8) -> Bool {
         switch byte {

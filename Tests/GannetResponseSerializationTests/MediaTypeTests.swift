@@ -74,6 +74,18 @@ struct MediaTypeTests {
         #expect(MediaType(contentTypeOf: Fixture.response(contentType: "nonsense")) == nil)
     }
 
+    @Test("A repeated Content-Type, joined with commas, resolves to the last valid type as in browsers")
+    func repeatedContentType() {
+        // Given what httpbin's /response-headers sends: its own type, then the requested one
+        #expect(MediaType(contentTypeOf: Fixture.response(contentType: "application/json, application/msgpack"))?.essence
+            == "application/msgpack")
+        // A comma inside a quoted parameter does not split, */* and invalid parts are skipped
+        let quoted = MediaType(contentTypeOf: Fixture.response(contentType: "text/plain; title=\"a, b\", */*, nonsense"))
+        #expect(quoted?.essence == "text/plain")
+        #expect(quoted?.parameters["title"] == "a, b")
+        #expect(MediaType(contentTypeOf: Fixture.response(contentType: ", */*")) == nil)
+    }
+
     @Test("Sets of media types find matches through ranges")
     func setMatching() {
         let accepted: Set<MediaType> = ["application/json", "text/*"]
