@@ -23,6 +23,10 @@ let package = Package(
         .library(name: "GannetSecurity", targets: ["GannetSecurity"]),
         .library(name: "Gannet", targets: ["Gannet"]),
         .executable(name: "gannet", targets: ["GannetCLI"]),
+
+        // MARK: Plugins
+        .plugin(name: "GannetEmbedCertificates", targets: ["GannetEmbedCertificates"]),
+        .plugin(name: "GannetPins", targets: ["GannetPins"]),
     ],
     targets: [
         // MARK: System libraries
@@ -139,6 +143,41 @@ let package = Package(
             dependencies: ["GannetTestSupport"],
             path: "Tests/GannetCLITests",
             swiftSettings: strictSettings
+        ),
+
+        // MARK: Plugins
+        // GannetEmbedCertificates runs GannetCertificateEmbedder (Foundation only) to turn a target's
+        // .cer/.der/.crt/.pem files into DER `Data` constants; GannetPins prints SPKI pins by running
+        // `gannet pins`. See docs/plugins.md.
+        .executableTarget(
+            name: "GannetCertificateEmbedder",
+            path: "Plugins/GannetCertificateEmbedder",
+            swiftSettings: strictSettings
+        ),
+        .plugin(
+            name: "GannetEmbedCertificates",
+            capability: .buildTool(),
+            dependencies: ["GannetCertificateEmbedder"],
+            path: "Plugins/GannetEmbedCertificates"
+        ),
+        // No dependency on GannetCLI: the plugin builds the `gannet` product itself, because SwiftPM
+        // cannot hand a plugin an executable target whose product has another name (SwiftPM #8831).
+        .plugin(
+            name: "GannetPins",
+            capability: .command(
+                intent: .custom(verb: "gannet-pins", description: "Print the SPKI SHA-256 pins of certificate files"),
+                permissions: []
+            ),
+            path: "Plugins/GannetPins"
+        ),
+        // Runs the built GannetCertificateEmbedder rather than importing it: a test target that
+        // both depends on an executable and applies a plugin using it links two copies of it.
+        .testTarget(
+            name: "GannetPluginTests",
+            path: "Tests/GannetPluginTests",
+            exclude: ["Fixtures"],
+            swiftSettings: strictSettings,
+            plugins: ["GannetEmbedCertificates"]
         ),
     ],
     swiftLanguageModes: [.v6]

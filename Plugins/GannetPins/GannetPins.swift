@@ -1,0 +1,109 @@
+import Foundation
+import PackagePlugin
+
+/// Command plugin `swift package gannet-pins [FILE ...] [--target NAME ...]`: prints the SPKI
+/// SHA-256 pin (`sha256/BASE64`, OkHttp's form) and the subject of every certificate in the given
+/// files and in the certificate files of the named targets, by running `gannet pins FILE`.
+///
+/// The `gannet` executable comes from a build request rather than `context.tool(named:)`:
+/// SwiftPM 6.3 cannot give a plugin an executable target of its own package that also has an
+/// explicitly named product (`gannet` for `GannetCLI`): it fails with "no product named
+/// 'GannetCLI'" (swiftlang/swift-package-manager#8831).
+@main
+struct GannetPins: CommandPlugin {
+    static let usage = """
+        usage: swift package gannet-pins [FILE ...] [--target NAME ...]
+          FILE           a certificate file (PEM or DER)
+          --target NAME  every .cer, .der, .crt and .pem file under that target's directory
+        Prints one line per certificate: FILE  sha256/BASE64=  SUBJECT
+        """
+
+    func performCommand(context: PluginContext, arguments: [String]) async throws {
+        var extractor = ArgumentExtractor(arguments)
+        if extractor.extractFlag(named: "help") > 0 {
+            print(Self.usage)
+            return
+        }
+        let targetNames = extractor.extractOption(named: "target")
+        let files = extractor.remainingArguments
+        if let unknown = files.first(where: { $0.hasPrefix("--") }) {
+            throw PinsError("unknown option \(unknown)\n\(Self.usage)")
+        }
+        guard !files.isEmpty || !targetNames.isEmpty else {
+            throw PinsError("name certificate files or a --target\n\(Self.usage)")
+        }
+
+        var jobs = files.map { PinJob(display: $0, url: URL(fileURLWithPath: $0)) }
+        for target in try context.package.targets(named: targetNames) {
+            let found = try CertificateFiles.find(under: CertificateFiles.directory(of: target))
+            if found.isEmpty {
+                Diagnostics.warning("target '\(target.name)' has no .cer, .der, .crt or .pem file")
+            }
+            jobs += found.map { PinJob(display: Self.display($0, relativeTo: context.package.directoryURL), url: $0) }
+        }
+        for job in jobs where !FileManager.default.isReadableFile(atPath: job.url.path(percentEncoded: false)) {
+            throw PinsError("\(job.display): no such readable file")
+        }
+
+        let gannet = try buildGannet()
+        var failed: [String] = []
+        for job in jobs {
+            let result = try Self.run(gannet, ["pins", job.url.path(percentEncoded: false)])
+            for line in result.output.split(whereSeparator: \.isNewline) where !line.isEmpty {
+                print("\(job.display)  \(line)")
+            }
+            if result.status != 0 {
+                failed.append(job.display)
+            }
+        }
+        guard failed.isEmpty else {
+            throw PinsError("gannet pins failed for \(failed.joined(separator: ", "))")
+        }
+    }
+
+    /// Builds the package's `gannet` product (debug, like `swift build`) and returns its path.
+    private func buildGannet() throws -> URL {
+        let result = try packageManager.build(.product("gannet"), parameters: .init(configuration: .debug, logging: .concise))
+        guard result.succeeded else {
+            FileHandle.standardError.write(Data(result.logText.utf8))
+            throw PinsError("building the gannet executable failed")
+        }
+        guard let executable = result.builtArtifacts.first(where: { $0.kind == .executable }) else {
+            throw PinsError("the build of product 'gannet' produced no executable")
+        }
+        return executable.url
+    }
+
+    /// Runs `tool` and returns its standard output; its standard error goes straight to ours,
+    /// so the tool's own message explains a failure.
+    private static func run(_ tool: URL, _ arguments: [String]) throws -> (output: String, status: Int32) {
+        let process = Process()
+        process.executableURL = tool
+        process.arguments = arguments
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (String(decoding: data, as: UTF8.self), process.terminationStatus)
+    }
+
+    private static func display(_ url: URL, relativeTo directory: URL) -> String {
+        let path = url.path(percentEncoded: false)
+        let base = directory.path(percentEncoded: false)
+        let prefix = base.hasSuffix("/") ? base : base + "/"
+        return path.hasPrefix(prefix) ? String(path.dropFirst(prefix.count)) : path
+    }
+}
+
+/// One certificate file to pin, and how to name it in the output.
+private struct PinJob {
+    var display: String
+    var url: URL
+}
+
+/// A failure of the command, printed by SwiftPM as the plugin's error.
+private struct PinsError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
