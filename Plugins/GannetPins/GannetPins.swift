@@ -46,18 +46,23 @@ struct GannetPins: CommandPlugin {
         }
 
         let gannet = try buildGannet()
+        let errorsFile = context.pluginWorkDirectoryURL.appending(path: "gannet-pins.stderr")
         var failed: [String] = []
         for job in jobs {
-            let result = try Self.run(gannet, ["pins", job.url.path(percentEncoded: false)])
+            let result = try Self.run(gannet, ["pins", job.url.path(percentEncoded: false)], errorsTo: errorsFile)
             for line in result.output.split(whereSeparator: \.isNewline) where !line.isEmpty {
                 print("\(job.display)  \(line)")
             }
+            let errors = result.errors.trimmingCharacters(in: .whitespacesAndNewlines)
             if result.status != 0 {
                 failed.append(job.display)
+                Diagnostics.error("\(job.display): \(errors.isEmpty ? "gannet pins exited with status \(result.status)" : errors)")
+            } else if !errors.isEmpty {
+                Diagnostics.warning("\(job.display): \(errors)")
             }
         }
         guard failed.isEmpty else {
-            throw PinsError("gannet pins failed for \(failed.joined(separator: ", "))")
+            throw PinsError("gannet pins failed for \(failed.count) of \(jobs.count) file(s)")
         }
     }
 
@@ -74,18 +79,29 @@ struct GannetPins: CommandPlugin {
         return executable.url
     }
 
-    /// Runs `tool` and returns its standard output; its standard error goes straight to ours,
-    /// so the tool's own message explains a failure.
-    private static func run(_ tool: URL, _ arguments: [String]) throws -> (output: String, status: Int32) {
+    /// Runs `tool` to its end. Standard error goes to a file, so that neither of the two pipes
+    /// can fill up while the other is being read, and its text can be tied to the file pinned.
+    private static func run(
+        _ tool: URL,
+        _ arguments: [String],
+        errorsTo errorsFile: URL
+    ) throws -> (output: String, errors: String, status: Int32) {
+        try FileManager.default.createDirectory(at: errorsFile.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data().write(to: errorsFile)
+        let errorsHandle = try FileHandle(forWritingTo: errorsFile)
+        defer { try? errorsHandle.close() }
         let process = Process()
         process.executableURL = tool
         process.arguments = arguments
         let output = Pipe()
         process.standardOutput = output
+        process.standardError = errorsHandle
+        process.standardInput = FileHandle.nullDevice
         try process.run()
         let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return (String(decoding: data, as: UTF8.self), process.terminationStatus)
+        let errors = String(decoding: (try? Data(contentsOf: errorsFile)) ?? Data(), as: UTF8.self)
+        return (String(decoding: data, as: UTF8.self), errors, process.terminationStatus)
     }
 
     private static func display(_ url: URL, relativeTo directory: URL) -> String {
