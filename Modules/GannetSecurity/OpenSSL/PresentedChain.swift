@@ -1,0 +1,35 @@
+import Foundation
+
+/// The server's certificates parsed into OpenSSL objects, leaf first, for one evaluation.
+struct PresentedChain {
+    let host: String
+    let leaf: OwnedX509
+    let intermediates: [OwnedX509]
+
+    /// Parses a ``ServerTrust``; an empty or unparseable chain is refused before any
+    /// verification, so a malformed handshake can never reach a pin comparison.
+    init(_ trust: ServerTrust) throws(ServerTrustError) {
+        host = trust.host
+        guard !trust.certificateChain.isEmpty else {
+            throw ServerTrustError(.noCertificates, "Server \(trust.host) presented no certificate", host: trust.host)
+        }
+        var parsed: [OwnedX509] = []
+        for (index, der) in trust.certificateChain.enumerated() {
+            do {
+                parsed.append(try OwnedX509(derEncoded: der))
+            } catch {
+                throw ServerTrustError(
+                    .invalidCertificate, "Certificate \(index) presented by \(trust.host) is not valid DER: \(error)",
+                    host: trust.host, failingDepth: index, openSSLError: error
+                )
+            }
+        }
+        leaf = parsed[0]
+        intermediates = Array(parsed.dropFirst())
+    }
+
+    /// The presented certificates as they came, for messages when no chain could be built.
+    func certificates() -> [Certificate] {
+        ([leaf] + intermediates).compactMap { try? Certificate(x509: $0) }
+    }
+}
