@@ -11,7 +11,9 @@ enum HostNameCheck {
     /// `X509_CHECK_FLAG_NO_PARTIAL_WILDCARDS`).
     static func check(_ leaf: Certificate, host rawHost: String, chain: [Certificate]) throws(ServerTrustError) {
         let host = normalized(rawHost)
-        guard !host.isEmpty, !host.utf8.contains(0) else {
+        // X509_check_host reads a leading dot as "any host in this domain"; a request's host
+        // is one host, so such input (and empty labels) can only be an attack or a bug.
+        guard !host.isEmpty, !host.utf8.contains(0), !host.hasPrefix("."), !host.contains("..") else {
             throw ServerTrustError(.hostMismatch, "Empty or malformed host name \"\(rawHost)\"", host: rawHost, presentedChain: chain)
         }
         let result: Int32
