@@ -105,3 +105,8 @@ public struct ServerTrustError: Error, Sendable, CustomStringConvertible {
 extension ServerTrustError: LocalizedError {
     public var errorDescription: String? { message }
 }
+
+/// The engine reads ``ServerTrustError/urlErrorCode`` through this conformance, so a rejected
+/// handshake fails with `.serverCertificateHasBadDate`, `.serverCertificateHasUnknownRoot`… as
+/// URLSession would report it.
+extension ServerTrustError: URLErrorCodeProviding {}

@@ -29,11 +29,11 @@ struct ChainVerifier {
         let untrusted: OwnedX509Stack
         do {
             untrusted = try OwnedX509Stack()
-            for certificate in presented.intermediates { try untrusted.append(certificate) }
+            for certificate in presented.intermediates { try untrusted.append(certificate.x509) }
         } catch {
             throw ServerTrustError(.internalError, "Cannot collect the presented chain: \(error)", host: presented.host, openSSLError: error)
         }
-        guard X509_STORE_CTX_init(context, trustStore.anchors.pointer, presented.leaf.pointer, untrusted.pointer) == 1 else {
+        guard X509_STORE_CTX_init(context, trustStore.anchors.pointer, presented.leaf.x509.pointer, untrusted.pointer) == 1 else {
             throw internalError("X509_STORE_CTX_init", presented)
         }
         // A TLS server certificate: checks extendedKeyUsage serverAuth on the leaf.
@@ -46,7 +46,9 @@ struct ChainVerifier {
         }
         let result = X509_verify_cert(context)
         if result == 1 {
-            return verifiedChain(context, presented)
+            let chain = try verifiedChain(context, presented)
+            guard !chain.isEmpty else { throw internalError("X509_STORE_CTX_get0_chain", presented) }
+            return chain
         }
         if result < 0 {
             throw internalError("X509_verify_cert", presented)
@@ -55,8 +57,8 @@ struct ChainVerifier {
         let depth = Int(X509_STORE_CTX_get_error_depth(context))
         let reason = String(cString: X509_verify_cert_error_string(Int(error)))
         let culprit = X509_STORE_CTX_get_current_cert(context)
-            .flatMap { try? Certificate(x509: OwnedX509(retaining: $0)) }
-        let partial = verifiedChain(context, presented)
+            .flatMap { try? CertificateCache.certificate(OwnedX509(retaining: $0)) }
+        let partial = (try? verifiedChain(context, presented)) ?? []
         let code = Self.code(for: error)
         var message = "Certificate chain of \(presented.host) is not trusted: \(reason)"
         if let culprit { message += " at depth \(depth) (\(culprit.subjectSummary))" }
@@ -67,9 +69,20 @@ struct ChainVerifier {
         )
     }
 
-    private func verifiedChain(_ context: OpaquePointer, _ presented: PresentedChain) -> [Certificate] {
+    /// The chain OpenSSL built, leaf first. All or nothing: a chain missing a member would
+    /// shift the leaf's position and weaken every later check.
+    private func verifiedChain(_ context: OpaquePointer, _ presented: PresentedChain) throws(ServerTrustError) -> [Certificate] {
         guard let chain = X509_STORE_CTX_get0_chain(context) else { return [] }
-        return chain.retainedX509Members().compactMap { try? Certificate(x509: $0) }
+        var certificates: [Certificate] = []
+        for member in chain.retainedX509Members() {
+            do {
+                certificates.append(try CertificateCache.certificate(member))
+            } catch {
+                throw ServerTrustError(.internalError, "Cannot read the verified chain of \(presented.host): \(error)",
+                                       host: presented.host, openSSLError: error.openSSLError)
+            }
+        }
+        return certificates
     }
 
     private func internalError(_ operation: String, _ presented: PresentedChain) -> ServerTrustError {

@@ -3,8 +3,8 @@ import Foundation
 /// The server's certificates parsed into OpenSSL objects, leaf first, for one evaluation.
 struct PresentedChain {
     let host: String
-    let leaf: OwnedX509
-    let intermediates: [OwnedX509]
+    let leaf: Certificate
+    let intermediates: [Certificate]
 
     /// Parses a ``ServerTrust``; an empty or unparseable chain is refused before any
     /// verification, so a malformed handshake can never reach a pin comparison.
@@ -13,14 +13,14 @@ struct PresentedChain {
         guard !trust.certificateChain.isEmpty else {
             throw ServerTrustError(.noCertificates, "Server \(trust.host) presented no certificate", host: trust.host)
         }
-        var parsed: [OwnedX509] = []
+        var parsed: [Certificate] = []
         for (index, der) in trust.certificateChain.enumerated() {
             do {
-                parsed.append(try OwnedX509(derEncoded: der))
+                parsed.append(try CertificateCache.certificate(derEncoded: der))
             } catch {
                 throw ServerTrustError(
                     .invalidCertificate, "Certificate \(index) presented by \(trust.host) is not valid DER: \(error)",
-                    host: trust.host, failingDepth: index, openSSLError: error
+                    host: trust.host, failingDepth: index, openSSLError: error.openSSLError
                 )
             }
         }
@@ -30,6 +30,6 @@ struct PresentedChain {
 
     /// The presented certificates as they came, for messages when no chain could be built.
     func certificates() -> [Certificate] {
-        ([leaf] + intermediates).compactMap { try? Certificate(x509: $0) }
+        [leaf] + intermediates
     }
 }
