@@ -82,6 +82,9 @@ public final class SessionManager: Sendable {
     /// Unfinished upload tasks.
     public var uploadTasks: [SessionTask] { tasks.filter { $0.kind == .upload } }
 
+    /// Unfinished download tasks.
+    public var downloadTasks: [SessionTask] { tasks.filter { $0.kind == .download } }
+
     /// Whether the manager was invalidated and refuses new tasks.
     public var isInvalidated: Bool { settings.withLock { $0.invalidated } }
 
@@ -114,11 +117,11 @@ public final class SessionManager: Sendable {
         with request: URLRequest,
         uploadProgress: (@Sendable (Progress) -> Void)? = nil,
         downloadProgress: (@Sendable (Progress) -> Void)? = nil,
-        completionHandler: (@Sendable (URLResponse?, (any Sendable)?, (any Error)?) -> Void)? = nil
+        completionHandler: @escaping @Sendable (URLResponse?, (any Sendable)?, (any Error)?) -> Void
     ) -> SessionTask {
         dataTask(with: request, serializer: AnyResponseSerializer(responseSerializer),
                  uploadProgress: uploadProgress, downloadProgress: downloadProgress) { response in
-            completionHandler?(response.response, response.value ?? nil, response.error)
+            completionHandler(response.response, response.value ?? nil, response.error)
         }
     }
 
@@ -146,18 +149,20 @@ public final class SessionManager: Sendable {
                  progress: ProgressHandlers(upload: progress, download: nil), completionHandler: completionHandler)
     }
 
-    private func makeTask<Serializer: ResponseSerializing>(
+    func makeTask<Serializer: ResponseSerializing>(
         kind: SessionTask.Kind,
         request: URLRequest,
         body: BodySource?,
         serializer: Serializer,
         progress: ProgressHandlers,
+        sink: BodySinkKind = .memory,
+        direct: Bool = false,
         completionHandler: @escaping @Sendable (DataResponse<Serializer.Output>) -> Void
     ) -> SessionTask {
         let identifier = Self.nextIdentifier.wrappingAdd(1, ordering: .relaxed).oldValue
-        let task = SessionTask(identifier: identifier, kind: kind, request: request, body: body, manager: self,
+        let task = SessionTask(identifier: identifier, kind: kind, request: request, body: body, sink: sink, manager: self,
                                progress: progress) { task, outcome in
-            self.deliver(outcome, of: task, serializer: serializer, completionHandler: completionHandler)
+            self.deliver(outcome, of: task, serializer: serializer, direct: direct, completionHandler: completionHandler)
         }
         taskTable.withLock { $0[identifier] = task }
         return task
@@ -165,34 +170,62 @@ public final class SessionManager: Sendable {
 
     /// Runs the serializer on the processing queue, then the completion handler on the
     /// completion queue inside the completion group, then posts `gannetTaskDidComplete`.
+    ///
+    /// Two shortcuts keep small exchanges fast without changing what a caller sees: the
+    /// passthrough serializer (Gannet's own, constant time) runs where the transfer ended
+    /// instead of hopping to the processing queue, and `direct` delivery (the async API,
+    /// which only resumes a continuation) skips the completion queue. Each thread hop costs
+    /// more than a whole small exchange on loopback.
     private func deliver<Serializer: ResponseSerializing>(
         _ outcome: TransferOutcome,
         of task: SessionTask,
         serializer: Serializer,
+        direct: Bool,
         completionHandler: @escaping @Sendable (DataResponse<Serializer.Output>) -> Void
     ) {
         let (queue, group) = settings.withLock { ($0.completionQueue ?? ownCompletionQueue, $0.completionGroup) }
         let completionHook = hooks.withLock { $0.taskDidComplete }
-        group?.enter()
-        processingQueue.async {
+        let isPassthrough = Serializer.self == PassthroughResponseSerializer.self
+        if !direct { group?.enter() }
+        let work: @Sendable () -> Void = {
+            let lazy = outcome.lazyResponse
+            task.update { $0.lazyResponse = lazy }
+            // The passthrough serializer ignores the response; skip building it (see LazyResponse).
             let result = Result {
-                try serializer.serialize(request: outcome.request, response: outcome.response, data: outcome.data, error: outcome.error)
+                if let files = serializer as? any FileResponseSerializing {
+                    return try files.serialize(fileURL: outcome.fileURL, request: outcome.request, response: lazy?.value, error: outcome.error) as! Serializer.Output
+                }
+                return try serializer.serialize(request: outcome.request, response: isPassthrough ? nil : lazy?.value,
+                                                data: outcome.data, error: outcome.error)
             }
-            let response = DataResponse(request: outcome.request, response: outcome.response, data: outcome.data,
+            let response = DataResponse(request: outcome.request, lazyResponse: lazy, data: outcome.data,
                                         metrics: outcome.metrics, result: result)
             completionHook?(self, task, response.error)
-            queue.async {
-                completionHandler(response)
-                group?.leave()
+            let notify: @Sendable () -> Void = {
                 var userInfo: [AnyHashable: Any] = [TaskNotificationKey.responseSerializer: serializer]
-                if let data = outcome.data { userInfo[TaskNotificationKey.responseData] = data }
-                if let metrics = outcome.metrics { userInfo[TaskNotificationKey.metrics] = metrics }
+                if let data = response.data { userInfo[TaskNotificationKey.responseData] = data }
+                if let metrics = response.metrics { userInfo[TaskNotificationKey.metrics] = metrics }
                 switch result {
                 case .success(let value): userInfo[TaskNotificationKey.serializedResponse] = value
                 case .failure(let error): userInfo[TaskNotificationKey.error] = error
                 }
                 NotificationCenter.default.post(name: .gannetTaskDidComplete, object: task, userInfo: userInfo)
             }
+            if direct {
+                completionHandler(response)
+                self.processingQueue.async(execute: notify)
+            } else {
+                queue.async {
+                    completionHandler(response)
+                    group?.leave()
+                    notify()
+                }
+            }
+        }
+        if isPassthrough && completionHook == nil {
+            work()
+        } else {
+            processingQueue.async(execute: work)
         }
     }
 

@@ -25,6 +25,9 @@ final class Transfer: @unchecked Sendable {
     private var redirectBodyBytes = 0
     private var followWithoutBody = false
     private var redirectCount = 0
+    private var head: ResponseHead?
+    /// Built from `head` only when a hook needs it during the transfer; otherwise the
+    /// processing queue builds it, off the engine thread.
     private var response: HTTPURLResponse?
     private var body = Data()
     private var receivedBytes: Int64 = 0
@@ -40,6 +43,9 @@ final class Transfer: @unchecked Sendable {
 
     var isSuspended = false
     var isAwaitingDisposition = false
+    /// Paused because a byte-stream consumer has not caught up.
+    var isBackpressured = false
+    private var fileSink: FileSink?
     private(set) var lastActivity: UInt64
     /// Idle timeout in nanoseconds: the request's `timeoutInterval`, else the configuration's.
     let idleTimeout: UInt64
@@ -67,7 +73,7 @@ final class Transfer: @unchecked Sendable {
     func touch() { lastActivity = MonotonicClock.nanoseconds() }
 
     func isIdleExpired(now: UInt64) -> Bool {
-        !isSuspended && !isAwaitingDisposition && now &- lastActivity > idleTimeout
+        !isSuspended && !isAwaitingDisposition && !isBackpressured && now &- lastActivity > idleTimeout
     }
 
     func releaseHandle() -> EasyHandle? {
@@ -97,6 +103,7 @@ final class Transfer: @unchecked Sendable {
         redirectBodyBytes = 0
         followWithoutBody = false
         response = nil
+        head = nil
         reader = nil
         stopError = nil
         sentBytes = 0
@@ -112,8 +119,8 @@ final class Transfer: @unchecked Sendable {
             return next
         }
         if code == CURLE_OK {
-            if let response {
-                finish(outcome: TransferOutcome(request: request, response: response, data: body, error: nil, metrics: metrics))
+            if head != nil {
+                finish(outcome: TransferOutcome(request: request, response: response, head: head, data: body, error: nil, metrics: metrics))
             } else {
                 let error = GannetError(.protocolViolation, "The server closed the connection without a complete response", failingURL: request.url)
                 finish(error: TransportError.urlError(gannet: error, url: request.url))
@@ -127,19 +134,38 @@ final class Transfer: @unchecked Sendable {
 
     /// Completes the task with an error. Safe to call once; later calls are ignored.
     func finish(error: any Error) {
-        finish(outcome: TransferOutcome(request: request, response: response, data: response == nil ? nil : body,
+        finish(outcome: TransferOutcome(request: request, response: response, head: head, data: head == nil ? nil : body,
                                         error: error, metrics: metrics))
     }
 
     private func finish(outcome: TransferOutcome) {
         guard !isFinished else { return }
         isFinished = true
+        var outcome = outcome
+        if let fileSink {
+            if outcome.error == nil {
+                fileSink.closeFile()
+                outcome.fileURL = fileSink.url
+                outcome.data = nil
+            } else {
+                fileSink.discard()
+            }
+            self.fileSink = nil
+        }
+        if case .stream(let stream) = task.sink {
+            if let head, outcome.error == nil, let url = request.url {
+                stream.deliverHead(LazyResponse(head: head, url: url))
+            }
+            stream.finish(outcome.error)
+            // Breaks the task → sink → state → task cycle once nothing can resume reading.
+            stream.task.withLock { $0 = nil }
+            outcome.data = nil
+        }
         metrics.totalDuration = Double(MonotonicClock.nanoseconds() &- startedAt) / 1e9
         metrics.countOfRequestBodyBytesSent = sentBytes
         metrics.countOfResponseBodyBytesReceived = receivedBytes
         reportProgress(final: true)
         reader = nil
-        var outcome = outcome
         outcome.metrics = metrics
         task.complete(outcome)
     }
@@ -205,19 +231,21 @@ final class Transfer: @unchecked Sendable {
         }
 
         configureTLS(easy)
-        try configureBody(easy, method: method, fields: &fields)
-
-        var lines = fields.map { name, value in value.isEmpty ? "\(name);" : "\(name): \(value)" }
         // curl waits up to a second for `100 Continue` before sending a large body; Gannet
         // sends at once, as URLSession does.
-        lines.append("Expect:")
+        var removed = ["Expect"]
+        try configureBody(easy, method: method, fields: &fields, removed: &removed)
+
+        // `Name;` sends an empty value, `Name:` removes a header libcurl would add itself.
+        var lines = fields.map { name, value in value.isEmpty ? "\(name);" : "\(name): \(value)" }
+        lines += removed.map { "\($0):" }
         let list = HeaderList(lines)
         headerList = list
         easy.set(CURLOPT_HTTPHEADER, pointer: UnsafeMutableRawPointer(list.raw))
         touch()
     }
 
-    private func configureBody(_ easy: EasyHandle, method: String, fields: inout [(String, String)]) throws {
+    private func configureBody(_ easy: EasyHandle, method: String, fields: inout [(String, String)], removed: inout [String]) throws {
         let upper = method.uppercased()
         let declaredLength = fields.first { $0.0.lowercased() == "content-length" }.flatMap { Int64($0.1) }
         // libcurl writes Content-Length (or chunked framing) itself from the size given here.
@@ -237,8 +265,12 @@ final class Transfer: @unchecked Sendable {
         let length = source.knownLength(declared: declaredLength)
         expectedToSend = length ?? -1
         task.update { $0.countOfBytesExpectedToSend = length ?? -1 }
-        task.uploadProgress.totalUnitCount = length ?? -1
+        task.existingProgress(upload: true)?.totalUnitCount = length ?? -1
         easy.set(CURLOPT_POST, true)
+        if !fields.contains(where: { ASCII.equalsIgnoringCase($0.0, "Content-Type") }) {
+            // libcurl labels every POST body as a form; send no Content-Type the caller did not set.
+            removed.append("Content-Type")
+        }
         _ = ccurl_easy_setopt_read_function(easy.raw, transferReadCallback)
         easy.set(CURLOPT_READDATA, pointer: Unmanaged.passUnretained(self).toOpaque())
         easy.set(CURLOPT_POSTFIELDSIZE_LARGE, offset: length ?? -1)
@@ -278,14 +310,16 @@ final class Transfer: @unchecked Sendable {
         }
     }
 
-    private func didReceiveHead(_ head: ResponseHeadParser.Head, lineLength: Int) -> Int {
+    /// The response of this hop as an `HTTPURLResponse`, built on first use.
+    private func materializedResponse() -> HTTPURLResponse? {
+        if response == nil, let head, let url = request.url { response = head.makeResponse(url: url) }
+        return response
+    }
+
+    private func didReceiveHead(_ head: ResponseHead, lineLength: Int) -> Int {
         headComplete = true
-        guard let url = request.url,
-              let response = HTTPURLResponse(url: url, statusCode: head.statusCode, httpVersion: head.httpVersion, headerFields: head.mergedFields) else {
-            stopError = TransportError.urlError(gannet: GannetError(.protocolViolation, "The response head could not be read", failingURL: request.url), url: request.url)
-            return 0
-        }
-        self.response = response
+        self.head = head
+        guard let url = request.url else { return 0 }
         metrics.httpVersion = head.httpVersion
 
         if Redirection.isRedirect(head.statusCode) {
@@ -303,7 +337,7 @@ final class Transfer: @unchecked Sendable {
                     return 0
                 }
                 var next: URLRequest? = proposed
-                if let hook = hooks.taskWillPerformHTTPRedirection {
+                if let hook = hooks.taskWillPerformHTTPRedirection, let response = materializedResponse() {
                     next = hook(task.manager, task, response, proposed)
                 }
                 if let next {
@@ -318,20 +352,32 @@ final class Transfer: @unchecked Sendable {
             }
         }
 
-        let expected = response.expectedContentLength
+        let expected = head.expectedContentLength
+        let needsResponse = hooks.dataTaskDidReceiveResponse != nil || hooks.dataTaskDidReceiveResponseDeferred != nil
+        let response = needsResponse ? materializedResponse() : nil
         task.update {
-            $0.response = response
+            if let response { $0.response = response }
             $0.countOfBytesExpectedToReceive = expected
         }
-        task.downloadProgress.totalUnitCount = expected
-        if expected > 0 {
-            body.reserveCapacity(Int(min(expected, configuration.limits.maximumBodyBytes, 64 << 20)))
+        task.existingProgress(upload: false)?.totalUnitCount = expected
+        switch task.sink {
+        case .memory:
+            if expected > 0 { body.reserveCapacity(Int(min(expected, configuration.limits.maximumBodyBytes, 64 << 20))) }
+        case .file:
+            do {
+                fileSink = try FileSink()
+            } catch {
+                stopError = TransportError.urlError(gannet: error as? GannetError ?? GannetError(.bodyStreamFailed, "\(error)"), url: url)
+                return 0
+            }
+        case .stream(let stream):
+            stream.deliverHead(LazyResponse(head: head, url: url))
         }
-        if let decide = hooks.dataTaskDidReceiveResponse, decide(task.manager, task, response) == .cancel {
+        if let decide = hooks.dataTaskDidReceiveResponse, let response, decide(task.manager, task, response) == .cancel {
             stopError = TransportError.make(.cancelled, underlying: GannetError(.transport, "Cancelled by the response disposition", failingURL: url), url: url)
             return 0
         }
-        if let deferred = hooks.dataTaskDidReceiveResponseDeferred {
+        if let deferred = hooks.dataTaskDidReceiveResponseDeferred, let response {
             isAwaitingDisposition = true
             let engine = self.engine
             let transfer = self
@@ -359,13 +405,35 @@ final class Transfer: @unchecked Sendable {
             }
             return bytes.count
         }
-        receivedBytes += Int64(bytes.count)
-        if receivedBytes > configuration.limits.maximumBodyBytes {
-            let error = GannetError(.bodyTooLarge, "The response body exceeds \(configuration.limits.maximumBodyBytes) bytes after decoding", failingURL: request.url)
+        let limit: Int64?
+        switch task.sink {
+        case .memory: limit = configuration.limits.maximumBodyBytes
+        case .file, .stream: limit = configuration.limits.maximumDownloadBytes
+        }
+        if let limit, receivedBytes + Int64(bytes.count) > limit {
+            let error = GannetError(.bodyTooLarge, "The response body exceeds \(limit) bytes after decoding", failingURL: request.url)
             stopError = TransportError.urlError(gannet: error, url: request.url)
             return 0
         }
-        body.append(bytes.assumingMemoryBound(to: UInt8.self))
+        switch task.sink {
+        case .memory:
+            body.append(bytes.assumingMemoryBound(to: UInt8.self))
+        case .file:
+            do {
+                try fileSink?.write(bytes)
+            } catch {
+                stopError = TransportError.urlError(gannet: error as? GannetError ?? GannetError(.bodyStreamFailed, "\(error)"), url: request.url)
+                return 0
+            }
+        case .stream(let stream):
+            if stream.pauseIfFull() {
+                // libcurl keeps these bytes and offers them again after the unpause.
+                isBackpressured = true
+                return Int(CURL_WRITEFUNC_PAUSE)
+            }
+            stream.push(Data(bytes))
+        }
+        receivedBytes += Int64(bytes.count)
         if let hook = hooks.dataTaskDidReceiveData {
             hook(task.manager, task, Data(bytes))
         }
@@ -392,24 +460,24 @@ final class Transfer: @unchecked Sendable {
 
     /// Updates the task's counters and progress, calling progress handlers at most every 50 ms.
     private func reportProgress(final: Bool) {
-        let now = MonotonicClock.nanoseconds()
-        guard final || now &- lastProgressReport > 50_000_000 else { return }
-        lastProgressReport = now
         let received = receivedBytes, sent = sentBytes
         task.update {
             $0.countOfBytesReceived = received
             $0.countOfBytesSent = sent
         }
+        let now = MonotonicClock.nanoseconds()
+        guard final || now &- lastProgressReport > 50_000_000 else { return }
+        lastProgressReport = now
         let handlers = task.progressHandlers
-        if handlers.download != nil || final {
-            task.downloadProgress.completedUnitCount = received
-            if final && task.downloadProgress.totalUnitCount < received { task.downloadProgress.totalUnitCount = received }
-            handlers.download?(task.downloadProgress)
+        if let download = handlers.download.map({ _ in task.downloadProgress }) ?? task.existingProgress(upload: false) {
+            download.completedUnitCount = received
+            if final && download.totalUnitCount < received { download.totalUnitCount = received }
+            handlers.download?(download)
         }
-        if handlers.upload != nil || final {
-            task.uploadProgress.completedUnitCount = sent
-            if final && task.uploadProgress.totalUnitCount < sent { task.uploadProgress.totalUnitCount = sent }
-            handlers.upload?(task.uploadProgress)
+        if let upload = handlers.upload.map({ _ in task.uploadProgress }) ?? task.existingProgress(upload: true) {
+            upload.completedUnitCount = sent
+            if final && upload.totalUnitCount < sent { upload.totalUnitCount = sent }
+            handlers.upload?(upload)
         }
     }
 
