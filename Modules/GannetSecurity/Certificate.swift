@@ -97,12 +97,15 @@ public struct Certificate: Sendable, Hashable, CustomStringConvertible {
         commonName.map { "CN=\($0)" } ?? subject
     }
 
+    /// The pin and subject summary, as pin failures list them: `sha256/… (CN=localhost)`.
     public var description: String { "\(publicKeyPin) (\(subjectSummary))" }
 
+    /// Equal when the DER encodings are identical.
     public static func == (lhs: Certificate, rhs: Certificate) -> Bool {
         lhs.derEncoded == rhs.derEncoded
     }
 
+    /// Hashes what equality compares.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(derEncoded)
     }

@@ -7,6 +7,7 @@ public struct CertificateError: Error, Sendable, Hashable, CustomStringConvertib
         }
         private let base: Base
         private init(_ base: Base) { self.base = base }
+        /// The code's stable name.
         public var description: String { base.rawValue }
 
         /// The bytes are not one well-formed DER certificate (or have bytes after it).
@@ -35,6 +36,7 @@ public struct CertificateError: Error, Sendable, Hashable, CustomStringConvertib
         self.openSSLError = openSSLError
     }
 
+    /// A one-line description for logs.
     public var description: String {
         var text = message
         if let path { text += " (\(path))" }

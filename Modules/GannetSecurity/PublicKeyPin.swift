@@ -45,5 +45,6 @@ public struct PinError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What is wrong with the input.
     public let message: String
     init(_ message: String) { self.message = message }
+    /// The message.
     public var description: String { message }
 }

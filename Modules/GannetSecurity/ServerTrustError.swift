@@ -22,6 +22,7 @@ public struct ServerTrustError: Error, Sendable, CustomStringConvertible {
         }
         private let base: Base
         private init(_ base: Base) { self.base = base }
+        /// The code's stable name.
         public var description: String { base.rawValue }
 
         /// The server sent no certificate.
@@ -99,10 +100,12 @@ public struct ServerTrustError: Error, Sendable, CustomStringConvertible {
     /// The pins of ``presentedChain`` in `sha256/…` form, leaf first.
     public var presentedPins: [PublicKeyPin] { presentedChain.map(\.publicKeyPin) }
 
+    /// The message.
     public var description: String { message }
 }
 
 extension ServerTrustError: LocalizedError {
+    /// The message, for `localizedDescription`.
     public var errorDescription: String? { message }
 }
 

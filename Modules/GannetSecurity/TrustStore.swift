@@ -78,6 +78,7 @@ public struct TrustStore: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// A one-line description for logs.
     public var description: String {
         switch source {
         case .system: "system trust store"
@@ -87,10 +88,12 @@ public struct TrustStore: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// Stores are equal when they come from the same source (the same file, folder or certificates).
     public static func == (lhs: TrustStore, rhs: TrustStore) -> Bool {
         lhs.source == rhs.source
     }
 
+    /// Hashes what equality compares.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(source)
     }

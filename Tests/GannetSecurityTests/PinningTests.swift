@@ -141,6 +141,7 @@ struct CompositionTests {
         #expect(composite.outcome(Fixtures.expired) == .rejected(.expired))
         #expect(composite.requiresSecureTransport)
         #expect(!CompositeTrustEvaluator([DefaultTrustEvaluator()]).requiresSecureTransport)
+        #expect(CompositeTrustEvaluator([]).outcome(Fixtures.good) == .rejected(.invalidConfiguration))
     }
 
     @Test("The disabled evaluator trusts anything, by name")

@@ -74,4 +74,15 @@ struct VerifiedChainTests {
         #expect(policy.trustError(garbage)?.failingDepth == 1)
         #expect(DefaultTrustEvaluator().outcome(ServerTrust(host: "x", port: 1, certificateChain: [Data()])) == .rejected(.invalidCertificate))
     }
+
+    @Test("A flood of presented certificates is refused before parsing")
+    func tooManyCertificates() {
+        let pki = TestPKI.shared
+        let flood = [pki.der("good")] + Array(repeating: pki.der("intermediate"), count: 40)
+        let error = DefaultTrustEvaluator(trustStore: Fixtures.testCA).trustError(ServerTrust(host: "localhost", port: 443, certificateChain: flood))
+        #expect(error?.code == .chainInvalid)
+        #expect(error?.message.contains("41 certificates") == true)
+        let padded = [pki.der("good")] + Array(repeating: pki.der("intermediate"), count: 20)
+        #expect(DefaultTrustEvaluator(trustStore: Fixtures.testCA).outcome(ServerTrust(host: "localhost", port: 443, certificateChain: padded)) == .trusted)
+    }
 }

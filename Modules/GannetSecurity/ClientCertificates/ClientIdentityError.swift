@@ -8,6 +8,7 @@ public struct ClientIdentityError: Error, Sendable, Hashable, CustomStringConver
         }
         private let base: Base
         private init(_ base: Base) { self.base = base }
+        /// The code's stable name.
         public var description: String { base.rawValue }
 
         /// A file could not be read.
@@ -49,6 +50,7 @@ public struct ClientIdentityError: Error, Sendable, Hashable, CustomStringConver
         self.openSSLError = openSSLError
     }
 
+    /// A one-line description for logs.
     public var description: String {
         var text = "\(message) (\(path))"
         if let openSSLError, !openSSLError.entries.isEmpty { text += ": \(openSSLError)" }

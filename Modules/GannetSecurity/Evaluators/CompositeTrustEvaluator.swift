@@ -11,10 +11,9 @@ public struct CompositeTrustEvaluator: ServerTrustEvaluating, Sendable {
     /// The evaluators, run in this order.
     public let evaluators: [any ServerTrustEvaluating]
 
-    /// Combines `evaluators`. An empty list would trust everything, so it is refused here
-    /// rather than at the first handshake.
+    /// Combines `evaluators`. An empty list refuses every server: "all of nothing" must not
+    /// quietly mean "trust everything".
     public init(_ evaluators: [any ServerTrustEvaluating]) {
-        precondition(!evaluators.isEmpty, "CompositeTrustEvaluator needs at least one evaluator")
         self.evaluators = evaluators
     }
 
@@ -23,6 +22,9 @@ public struct CompositeTrustEvaluator: ServerTrustEvaluating, Sendable {
 
     /// Accepts `trust` when every evaluator does.
     public func evaluate(_ trust: ServerTrust) throws {
+        guard !evaluators.isEmpty else {
+            throw ServerTrustError(.invalidConfiguration, "A composite evaluator without members trusts no server", host: trust.host)
+        }
         for evaluator in evaluators { try evaluator.evaluate(trust) }
     }
 }

@@ -28,6 +28,7 @@ public struct OpenSSLError: Error, Sendable, Hashable, CustomStringConvertible {
         self.entries = entries
     }
 
+    /// A one-line description for logs.
     public var description: String {
         guard !entries.isEmpty else { return "\(operation) failed" }
         return "\(operation) failed: " + entries.map(\.message).joined(separator: "; ")

@@ -2,6 +2,7 @@ import Foundation
 
 /// The server's certificates parsed into OpenSSL objects, leaf first, for one evaluation.
 struct PresentedChain {
+    static let maximumLength = 32
     let host: String
     let leaf: Certificate
     let intermediates: [Certificate]
@@ -12,6 +13,15 @@ struct PresentedChain {
         host = trust.host
         guard !trust.certificateChain.isEmpty else {
             throw ServerTrustError(.noCertificates, "Server \(trust.host) presented no certificate", host: trust.host)
+        }
+        // OpenSSL verifies at most 100 levels, and real servers send two to four certificates;
+        // refusing long lists early bounds the parsing a hostile server can cause.
+        guard trust.certificateChain.count <= PresentedChain.maximumLength else {
+            throw ServerTrustError(
+                .chainInvalid,
+                "Server \(trust.host) presented \(trust.certificateChain.count) certificates; at most \(PresentedChain.maximumLength) are accepted",
+                host: trust.host
+            )
         }
         var parsed: [Certificate] = []
         for (index, der) in trust.certificateChain.enumerated() {

@@ -58,6 +58,7 @@ public struct HostPattern: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// A one-line description for logs.
     public var description: String {
         switch kind {
         case .exact: suffix
