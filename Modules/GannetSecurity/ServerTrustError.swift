@@ -19,6 +19,7 @@ public struct ServerTrustError: Error, Sendable, CustomStringConvertible {
         private enum Base: String, Sendable, Hashable {
             case noCertificates, invalidCertificate, untrustedRoot, expired, notYetValid, chainInvalid
             case hostMismatch, pinMismatch, noPins, noEvaluator, invalidConfiguration, internalError
+            case revoked, ocspResponseInvalid
         }
         private let base: Base
         private init(_ base: Base) { self.base = base }
@@ -51,6 +52,11 @@ public struct ServerTrustError: Error, Sendable, CustomStringConvertible {
         /// The policy's settings contradict each other (AFNetworking: invalid certificates
         /// allowed with domain validation but without pinning).
         public static let invalidConfiguration = Code(.invalidConfiguration)
+        /// A stapled OCSP response says the leaf is revoked.
+        public static let revoked = Code(.revoked)
+        /// A stapled OCSP response cannot be relied on: unsigned by the issuer, stale, or
+        /// silent about the leaf.
+        public static let ocspResponseInvalid = Code(.ocspResponseInvalid)
         /// OpenSSL itself failed (out of memory); ``ServerTrustError/openSSLError`` has its report.
         public static let internalError = Code(.internalError)
     }

@@ -18,11 +18,13 @@ public struct DefaultTrustEvaluator: ServerTrustEvaluating, Sendable {
 
     /// Accepts `trust` when its chain verifies and, if asked, its leaf matches the host.
     public func evaluate(_ trust: ServerTrust) throws {
-        _ = try verifiedChain(trust)
+        _ = try verifiedChain(for: trust)
     }
 
-    /// The verified chain, leaf first and anchor last, for evaluators that go on to pin.
-    func verifiedChain(_ trust: ServerTrust) throws(ServerTrustError) -> [Certificate] {
+    /// The chain OpenSSL verified, leaf first and anchor last, for evaluators of your own that
+    /// go on to check more (pins, revocation): compare against this, never against
+    /// `trust.certificateChain`, which is only what the server sent.
+    public func verifiedChain(for trust: ServerTrust) throws(ServerTrustError) -> [Certificate] {
         let presented = try PresentedChain(trust)
         let chain = try ChainVerifier(trustStore: trustStore).verify(presented)
         if validatesHost { try HostNameCheck.check(chain[0], host: trust.host, chain: chain) }

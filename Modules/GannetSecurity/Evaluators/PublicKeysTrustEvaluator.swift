@@ -34,7 +34,7 @@ public struct PublicKeysTrustEvaluator: ServerTrustEvaluating, Sendable {
     /// Accepts `trust` when its chain verifies, its host matches and a pinned key is in the
     /// verified chain, or when the pins have expired.
     public func evaluate(_ trust: ServerTrust) throws {
-        let chain = try DefaultTrustEvaluator(trustStore: trustStore, validatesHost: validatesHost).verifiedChain(trust)
+        let chain = try DefaultTrustEvaluator(trustStore: trustStore, validatesHost: validatesHost).verifiedChain(for: trust)
         try pins.check(chain, host: trust.host, at: Date())
     }
 }

@@ -73,7 +73,7 @@ public struct CertificatePinner: ServerTrustEvaluating, Sendable {
     /// Accepts `trust` when its chain verifies, its host matches and, if the host is pinned, a
     /// pinned key is in the verified chain.
     public func evaluate(_ trust: ServerTrust) throws {
-        let chain = try DefaultTrustEvaluator(trustStore: trustStore, validatesHost: validatesHost).verifiedChain(trust)
+        let chain = try DefaultTrustEvaluator(trustStore: trustStore, validatesHost: validatesHost).verifiedChain(for: trust)
         let pins = pins(for: trust.host)
         guard !pins.isEmpty else { return }
         guard chain.contains(where: { pins.contains($0.publicKeyPin) }) else {

@@ -89,8 +89,28 @@ final class TestPKI: Sendable {
         try openssl(["pkcs12", "-export", "-inkey", key("expiredClient"), "-in", pem("expiredClient"),
                      "-passout", "pass:secret", "-out", file("expired-client.p12")])
 
+        // OCSP responses as a server would staple them, from the CA database `openssl ca` kept.
+        try issue("revokedLeaf", subject: "/CN=localhost", issuer: "intermediate", extensions: "leaf_localhost")
+        try openssl(["ca", "-config", file("pki.cnf"), "-revoke", pem("revokedLeaf"), "-crl_reason", "keyCompromise",
+                     "-cert", pem("intermediate"), "-keyfile", key("intermediate")])
+        try ocspResponse("good", signer: "intermediate", out: "good.ocsp")
+        try ocspResponse("revokedLeaf", signer: "intermediate", out: "revoked.ocsp")
+        try ocspResponse("good", signer: "otherRoot", out: "forged.ocsp")
+        let goodSerial = try String(decoding: openssl(["x509", "-in", pem("good"), "-noout", "-serial"]), as: UTF8.self)
+            .trimmingCharacters(in: .whitespacesAndNewlines).replacingOccurrences(of: "serial=", with: "")
+        let index = try String(contentsOfFile: file("index.txt"), encoding: .utf8)
+        let onlyGood = index.split(separator: "\n").filter { $0.split(separator: "\t", omittingEmptySubsequences: false).dropFirst(3).first.map(String.init) == goodSerial }
+        try (onlyGood.joined(separator: "\n") + "\n").write(toFile: file("index-good-only.txt"), atomically: true, encoding: .utf8)
+        try ocspResponse("wildcard", signer: "intermediate", out: "unknown.ocsp", index: "index-good-only.txt")
+
         let bundle = try String(contentsOfFile: pem("root"), encoding: .utf8)
         try bundle.write(toFile: file("ca-bundle.pem"), atomically: true, encoding: .utf8)
+    }
+
+    /// An OCSP response about `name` from the `signer` responder, valid for a day.
+    private func ocspResponse(_ name: String, signer: String, out: String, index: String = "index.txt") throws {
+        try openssl(["ocsp", "-index", file(index), "-rsigner", pem(signer), "-rkey", key(signer), "-CA", pem("intermediate"),
+                     "-issuer", pem("intermediate"), "-cert", pem(name), "-respout", file(out), "-ndays", "1"])
     }
 
     private func newKey(_ name: String) throws {
