@@ -1,0 +1,72 @@
+/// Everything a finished task produced: the request that went out, the response, the raw
+/// data, the serialized result and the transfer metrics.
+public struct DataResponse<Output: Sendable>: Sendable {
+    /// The last request sent (after redirects), or the original one if nothing was sent.
+    public let request: URLRequest?
+    /// The final HTTP response, if one arrived.
+    public let response: HTTPURLResponse?
+    /// The body as received, if any.
+    public let data: Data?
+    /// Timings and counters of the transfer.
+    public let metrics: TaskMetrics?
+    /// The serialized value, or the transport or serialization error.
+    public let result: Result<Output, any Error>
+
+    /// Creates a response; the session creates these, tests may too.
+    public init(request: URLRequest?, response: HTTPURLResponse?, data: Data?, metrics: TaskMetrics?, result: Result<Output, any Error>) {
+        self.request = request
+        self.response = response
+        self.data = data
+        self.metrics = metrics
+        self.result = result
+    }
+
+    /// The serialized value on success.
+    public var value: Output? { try? result.get() }
+    /// The error on failure.
+    public var error: (any Error)? {
+        if case .failure(let error) = result { return error }
+        return nil
+    }
+}
+
+/// Timings and counters of one task, read from libcurl when the transfer ends.
+public struct TaskMetrics: Sendable, Hashable {
+    /// Seconds from the start until the name was resolved.
+    public var nameLookupDuration: TimeInterval = 0
+    /// Seconds from the start until the TCP connection was established.
+    public var connectDuration: TimeInterval = 0
+    /// Seconds from the start until the TLS handshake completed (0 for plain HTTP or a reused connection).
+    public var secureConnectionDuration: TimeInterval = 0
+    /// Seconds from the start until the first response byte.
+    public var timeToFirstByte: TimeInterval = 0
+    /// Seconds the whole transfer took, redirects included.
+    public var totalDuration: TimeInterval = 0
+    /// Redirects followed.
+    public var redirectCount: Int = 0
+    /// `HTTP/1.1`, `HTTP/2`.
+    public var httpVersion: String? = nil
+    /// The peer's IP address.
+    public var remoteAddress: String? = nil
+    /// The peer's port.
+    public var remotePort: Int? = nil
+    /// Whether the last hop reused a pooled connection.
+    public var reusedConnection: Bool = false
+    /// Request body bytes sent.
+    public var countOfRequestBodyBytesSent: Int64 = 0
+    /// Response body bytes received, after decoding.
+    public var countOfResponseBodyBytesReceived: Int64 = 0
+
+    /// Creates empty metrics.
+    public init() {}
+}
+
+/// What to do with a response whose headers arrived, answered by the
+/// `dataTaskDidReceiveResponse` hook (AFNetworking's `NSURLSessionResponseDisposition`).
+public struct ResponseDisposition: Sendable, Hashable {
+    let rawValue: Int
+    /// Go on receiving the body.
+    public static let allow = ResponseDisposition(rawValue: 0)
+    /// Stop now; the task completes with `URLError.cancelled`.
+    public static let cancel = ResponseDisposition(rawValue: 1)
+}

@@ -1,0 +1,101 @@
+internal import CCurl
+
+/// Owns one libcurl easy handle. Used only on the engine thread.
+final class EasyHandle {
+    let raw: UnsafeMutableRawPointer
+
+    init() {
+        guard let raw = curl_easy_init() else {
+            // curl_easy_init fails only when malloc fails; there is no sensible recovery.
+            fatalError("curl_easy_init failed: out of memory")
+        }
+        self.raw = raw
+    }
+
+    deinit { curl_easy_cleanup(raw) }
+
+    func set(_ option: CURLoption, _ value: Int) {
+        _ = ccurl_easy_setopt_long(raw, option, value)
+    }
+
+    func set(_ option: CURLoption, _ value: Bool) {
+        _ = ccurl_easy_setopt_long(raw, option, value ? 1 : 0)
+    }
+
+    func set(_ option: CURLoption, offset value: Int64) {
+        _ = ccurl_easy_setopt_off_t(raw, option, curl_off_t(value))
+    }
+
+    /// libcurl copies string options (since 7.17), so the Swift string may go away afterwards.
+    func set(_ option: CURLoption, _ value: String?) {
+        if let value {
+            _ = value.withCString { ccurl_easy_setopt_string(raw, option, $0) }
+        } else {
+            _ = ccurl_easy_setopt_string(raw, option, nil)
+        }
+    }
+
+    func set(_ option: CURLoption, pointer: UnsafeMutableRawPointer?) {
+        _ = ccurl_easy_setopt_pointer(raw, option, pointer)
+    }
+
+    func info(long info: CURLINFO) -> Int {
+        var value = 0
+        _ = ccurl_easy_getinfo_long(raw, info, &value)
+        return value
+    }
+
+    func info(offset info: CURLINFO) -> Int64 {
+        var value: curl_off_t = 0
+        _ = ccurl_easy_getinfo_off_t(raw, info, &value)
+        return Int64(value)
+    }
+
+    func info(string info: CURLINFO) -> String? {
+        var value: UnsafeMutablePointer<CChar>? = nil
+        _ = ccurl_easy_getinfo_string(raw, info, &value)
+        return value.map { String(cString: $0) }
+    }
+}
+
+/// Owns a `curl_slist` of request headers for the life of one transfer hop.
+final class HeaderList {
+    private(set) var raw: UnsafeMutablePointer<curl_slist>? = nil
+
+    init(_ lines: [String]) {
+        for line in lines {
+            raw = line.withCString { curl_slist_append(raw, $0) }
+        }
+    }
+
+    deinit { curl_slist_free_all(raw) }
+}
+
+/// Owns the libcurl multi handle: one connection pool, one DNS cache, one set of transfers.
+final class MultiHandle {
+    let raw: UnsafeMutableRawPointer
+
+    init() {
+        guard let raw = curl_multi_init() else { fatalError("curl_multi_init failed: out of memory") }
+        self.raw = raw
+    }
+
+    deinit { curl_multi_cleanup(raw) }
+
+    func set(_ option: CURLMoption, _ value: Int) {
+        _ = ccurl_multi_setopt_long(raw, option, value)
+    }
+}
+
+/// libcurl's process-wide initialisation, done once before the first handle is made.
+enum CurlGlobal {
+    static let initialized: Bool = {
+        curl_global_init(Int(CURL_GLOBAL_ALL)) == CURLE_OK
+    }()
+
+    /// The libcurl version string, for the User-Agent and diagnostics.
+    static var version: String {
+        guard let info = ccurl_version_info(), let version = info.pointee.version else { return "unknown" }
+        return String(cString: version)
+    }
+}

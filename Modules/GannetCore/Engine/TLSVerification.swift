@@ -1,0 +1,125 @@
+internal import CCurl
+internal import COpenSSL
+
+/// Puts a session's ``ServerTrustEvaluating`` inside the TLS handshake.
+///
+/// The recipe measured in ENGINE-NOTES: `CURLOPT_SSL_CTX_FUNCTION` installs an OpenSSL
+/// certificate verification callback with `SSL_VERIFY_PEER` (without it a rejection is
+/// ignored), libcurl's own checks are turned off so they cannot override the policy, and a
+/// rejection aborts the handshake before a request byte is written. TLS session resumption
+/// would skip the callback, so it is off for such sessions; a pooled connection is checked
+/// again in `CURLOPT_PREREQFUNCTION` unless this engine verified its handshake.
+enum TLSVerification {
+    static func install(on easy: EasyHandle, transfer: Transfer) {
+        easy.set(CURLOPT_SSL_VERIFYPEER, false)
+        easy.set(CURLOPT_SSL_VERIFYHOST, 0)
+        easy.set(CURLOPT_SSL_SESSIONID_CACHE, false)
+        _ = ccurl_easy_setopt_ssl_ctx_function(easy.raw, tlsContextCallback)
+        _ = ccurl_easy_setopt_prereq_function(easy.raw, tlsPrerequestCallback)
+        easy.set(CURLOPT_PREREQDATA, pointer: Unmanaged.passUnretained(transfer).toOpaque())
+    }
+
+    /// The chain the peer presented, leaf first, DER-encoded.
+    static func presentedChain(leaf: OpaquePointer?, stack: OpaquePointer?) -> [Data] {
+        var chain: [Data] = []
+        var seen = Set<Data>()
+        func append(_ certificate: OpaquePointer?) {
+            guard let certificate else { return }
+            let length = i2d_X509(certificate, nil)
+            guard length > 0 else { return }
+            var data = Data(count: Int(length))
+            data.withUnsafeMutableBytes { raw in
+                var pointer: UnsafeMutablePointer<UInt8>? = raw.baseAddress?.assumingMemoryBound(to: UInt8.self)
+                _ = i2d_X509(certificate, &pointer)
+            }
+            if seen.insert(data).inserted { chain.append(data) }
+        }
+        append(leaf)
+        if let stack {
+            for index in 0..<copenssl_sk_X509_num(stack) {
+                append(copenssl_sk_X509_value(stack, index))
+            }
+        }
+        return chain
+    }
+
+    /// Asks the evaluator; records a rejection on the transfer.
+    static func evaluate(_ chain: [Data], for transfer: Transfer) -> Bool {
+        guard let evaluator = transfer.configuration.tls.serverTrustEvaluator,
+              let url = transfer.request.url, let host = url.host else { return false }
+        let port = url.port ?? (url.scheme?.lowercased() == "http" ? 80 : 443)
+        let bareHost = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+        do {
+            guard !chain.isEmpty else {
+                throw GannetError(.serverTrustRejected, "The server presented no certificate")
+            }
+            try evaluator.evaluate(ServerTrust(host: bareHost, port: port, certificateChain: chain))
+            return true
+        } catch {
+            transfer.recordTrustFailure(error)
+            return false
+        }
+    }
+
+    static func transfer(ofEasy easy: UnsafeMutableRawPointer?) -> Transfer? {
+        guard let easy else { return nil }
+        var pointer: UnsafeMutableRawPointer? = nil
+        _ = ccurl_easy_getinfo_pointer(easy, CURLINFO_PRIVATE, &pointer)
+        return pointer.map { Unmanaged<Transfer>.fromOpaque($0).takeUnretainedValue() }
+    }
+}
+
+/// CURLOPT_SSL_CTX_FUNCTION: called for each new connection's SSL_CTX, on the engine thread.
+func tlsContextCallback(_ easy: UnsafeMutableRawPointer?, _ context: UnsafeMutableRawPointer?, _ user: UnsafeMutableRawPointer?) -> CURLcode {
+    guard let context else { return CURLE_SSL_CERTPROBLEM }
+    let ctx = OpaquePointer(context)
+    SSL_CTX_set_verify(ctx, SSL_VERIFY_PEER, nil)
+    // The easy handle is alive for the whole handshake, which runs inside its transfer.
+    SSL_CTX_set_cert_verify_callback(ctx, tlsVerifyCallback, easy)
+    return CURLE_OK
+}
+
+/// OpenSSL's certificate verification, replaced by the session's evaluator. Returns 1 to
+/// trust, 0 to abort the handshake.
+func tlsVerifyCallback(_ store: OpaquePointer?, _ argument: UnsafeMutableRawPointer?) -> Int32 {
+    guard let store, let transfer = TLSVerification.transfer(ofEasy: argument) else { return 0 }
+    let chain = TLSVerification.presentedChain(leaf: X509_STORE_CTX_get0_cert(store), stack: X509_STORE_CTX_get0_untrusted(store))
+    guard TLSVerification.evaluate(chain, for: transfer) else {
+        X509_STORE_CTX_set_error(store, X509_V_ERR_APPLICATION_VERIFICATION)
+        return 0
+    }
+    if let ssl = X509_STORE_CTX_get_ex_data(store, SSL_get_ex_data_X509_STORE_CTX_idx()) {
+        transfer.engine.rememberVerified(ssl)
+    }
+    return 1
+}
+
+/// CURLOPT_PREREQFUNCTION: runs before each request is sent, on new and reused connections.
+func tlsPrerequestCallback(_ context: UnsafeMutableRawPointer?, _ primaryIP: UnsafeMutablePointer<CChar>?, _ localIP: UnsafeMutablePointer<CChar>?, _ primaryPort: Int32, _ localPort: Int32) -> Int32 {
+    guard let context else { return Int32(CURL_PREREQFUNC_ABORT) }
+    let transfer = Unmanaged<Transfer>.fromOpaque(context).takeUnretainedValue()
+    guard transfer.request.url?.scheme?.lowercased() == "https" else { return Int32(CURL_PREREQFUNC_OK) }
+    guard let easy = transfer.easy else { return Int32(CURL_PREREQFUNC_ABORT) }
+    var info: UnsafeMutableRawPointer? = nil
+    _ = ccurl_easy_getinfo_pointer(easy.raw, CURLINFO_TLS_SSL_PTR, &info)
+    guard let sessionInfo = info?.assumingMemoryBound(to: curl_tlssessioninfo.self),
+          let ssl = sessionInfo.pointee.internals else { return Int32(CURL_PREREQFUNC_ABORT) }
+    if transfer.engine.wasVerified(ssl) { return Int32(CURL_PREREQFUNC_OK) }
+    let sslPointer = OpaquePointer(ssl)
+    let chain = TLSVerification.presentedChain(leaf: nil, stack: SSL_get_peer_cert_chain(sslPointer))
+    guard TLSVerification.evaluate(chain, for: transfer) else { return Int32(CURL_PREREQFUNC_ABORT) }
+    transfer.engine.rememberVerified(ssl)
+    return Int32(CURL_PREREQFUNC_OK)
+}
+
+extension CurlEngine {
+    func rememberVerified(_ ssl: UnsafeMutableRawPointer) {
+        // Bounded: forgetting only costs a re-evaluation on the next reuse.
+        if verifiedConnections.count > 4096 { verifiedConnections.removeAll(keepingCapacity: true) }
+        verifiedConnections.insert(ssl)
+    }
+
+    func wasVerified(_ ssl: UnsafeMutableRawPointer) -> Bool {
+        verifiedConnections.contains(ssl)
+    }
+}

@@ -1,0 +1,472 @@
+internal import CCurl
+internal import Synchronization
+
+/// The engine-side state of one task: the request of the current hop, the easy handle, the
+/// response head, the body. Lives on the engine thread only; the task talks to it through
+/// engine commands.
+final class Transfer: @unchecked Sendable {
+    // @unchecked: all mutable state is read and written on the engine thread only (engine
+    // commands and the libcurl callbacks it drives). Other threads hold a Transfer only as a
+    // token inside an engine command or the task's storage, and never touch its state.
+    let task: SessionTask
+    unowned let engine: CurlEngine
+    let hooks: SessionHooks
+    var configuration: SessionConfiguration { engine.configuration }
+
+    /// The request of the current hop.
+    private(set) var request: URLRequest
+    private var bodySource: BodySource?
+    private(set) var easy: EasyHandle?
+    private var headerList: HeaderList?
+    private var reader: (any BodyReader)?
+    private var parser: ResponseHeadParser
+    private var headComplete = false
+    private var redirectTarget: URLRequest?
+    private var redirectBodyBytes = 0
+    private var followWithoutBody = false
+    private var redirectCount = 0
+    private var response: HTTPURLResponse?
+    private var body = Data()
+    private var receivedBytes: Int64 = 0
+    private var sentBytes: Int64 = 0
+    private var expectedToSend: Int64 = -1
+    /// Why Gannet stopped the transfer from inside a callback, if it did.
+    private var stopError: (any Error)?
+    private let errorBuffer: UnsafeMutablePointer<CChar>
+    private var lastProgressReport: UInt64 = 0
+    private var metrics = TaskMetrics()
+    private let startedAt: UInt64
+    private var isFinished = false
+
+    var isSuspended = false
+    var isAwaitingDisposition = false
+    private(set) var lastActivity: UInt64
+    /// Idle timeout in nanoseconds: the request's `timeoutInterval`, else the configuration's.
+    let idleTimeout: UInt64
+
+    init(task: SessionTask, engine: CurlEngine, hooks: SessionHooks) {
+        self.task = task
+        self.engine = engine
+        self.hooks = hooks
+        let request = task.originalRequest ?? URLRequest(url: URL(string: "about:blank")!)
+        self.request = request
+        bodySource = task.body
+        parser = ResponseHeadParser(limits: engine.configuration.limits)
+        errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE))
+        errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE))
+        let seconds = request.timeoutInterval > 0 ? request.timeoutInterval : engine.configuration.timeoutIntervalForRequest
+        idleTimeout = UInt64(max(seconds, 0.001) * 1e9)
+        startedAt = MonotonicClock.nanoseconds()
+        lastActivity = startedAt
+    }
+
+    deinit {
+        errorBuffer.deallocate()
+    }
+
+    func touch() { lastActivity = MonotonicClock.nanoseconds() }
+
+    func isIdleExpired(now: UInt64) -> Bool {
+        !isSuspended && !isAwaitingDisposition && now &- lastActivity > idleTimeout
+    }
+
+    func releaseHandle() -> EasyHandle? {
+        defer {
+            easy = nil
+            headerList = nil
+        }
+        return easy
+    }
+
+    // MARK: Hops
+
+    /// Resets the per-hop state for the redirect target `next`.
+    func beginHop(_ next: URLRequest) {
+        let method = (next.httpMethod ?? "GET").uppercased()
+        if method == "GET" || method == "HEAD" {
+            bodySource = nil
+        } else if let data = next.httpBody {
+            bodySource = .data(data)
+        } else if let stream = next.httpBodyStream, request.httpBodyStream !== stream {
+            bodySource = .stream(stream)
+        }
+        request = next
+        parser = ResponseHeadParser(limits: configuration.limits)
+        headComplete = false
+        redirectTarget = nil
+        redirectBodyBytes = 0
+        followWithoutBody = false
+        response = nil
+        reader = nil
+        stopError = nil
+        sentBytes = 0
+        task.update { $0.currentRequest = next }
+    }
+
+    /// Decides what follows a hop that libcurl ended with `code`: the next hop's request, or
+    /// `nil` once the task has been finished.
+    func hopEnded(_ code: CURLcode) -> URLRequest? {
+        if let next = redirectTarget, code == CURLE_OK || followWithoutBody {
+            redirectCount += 1
+            metrics.redirectCount = redirectCount
+            return next
+        }
+        if code == CURLE_OK {
+            if let response {
+                finish(outcome: TransferOutcome(request: request, response: response, data: body, error: nil, metrics: metrics))
+            } else {
+                let error = GannetError(.protocolViolation, "The server closed the connection without a complete response", failingURL: request.url)
+                finish(error: TransportError.urlError(gannet: error, url: request.url))
+            }
+            return nil
+        }
+        let detail = String(cString: errorBuffer)
+        finish(error: stopError ?? TransportError.urlError(curlCode: code, detail: detail, url: request.url))
+        return nil
+    }
+
+    /// Completes the task with an error. Safe to call once; later calls are ignored.
+    func finish(error: any Error) {
+        finish(outcome: TransferOutcome(request: request, response: response, data: response == nil ? nil : body,
+                                        error: error, metrics: metrics))
+    }
+
+    private func finish(outcome: TransferOutcome) {
+        guard !isFinished else { return }
+        isFinished = true
+        metrics.totalDuration = Double(MonotonicClock.nanoseconds() &- startedAt) / 1e9
+        metrics.countOfRequestBodyBytesSent = sentBytes
+        metrics.countOfResponseBodyBytesReceived = receivedBytes
+        reportProgress(final: true)
+        reader = nil
+        var outcome = outcome
+        outcome.metrics = metrics
+        task.complete(outcome)
+    }
+
+    // MARK: Configuring a hop
+
+    /// Sets every option of the current hop on `easy`. Throws for a request that must not be
+    /// sent (validation) or a body that cannot be opened.
+    func configure(_ easy: EasyHandle) throws {
+        guard let url = request.url else {
+            throw GannetError(.invalidRequest, "The request has no URL")
+        }
+        let method = request.httpMethod ?? "GET"
+        var fields: [(String, String)] = []
+        var seen = Set<String>()
+        for (name, value) in request.allHTTPHeaderFields ?? [:] {
+            fields.append((name, value))
+            seen.insert(name.lowercased())
+        }
+        for (name, value) in configuration.httpAdditionalHeaders where !seen.contains(name.lowercased()) {
+            fields.append((name, value))
+        }
+        try RequestValidation.validate(method: method, url: url, headers: fields)
+
+        self.easy = easy
+        let me = Unmanaged.passUnretained(self).toOpaque()
+        easy.set(CURLOPT_URL, url.absoluteString)
+        easy.set(CURLOPT_PRIVATE, pointer: me)
+        easy.set(CURLOPT_NOSIGNAL, true)
+        easy.set(CURLOPT_PROTOCOLS_STR, "http,https")
+        easy.set(CURLOPT_FOLLOWLOCATION, false)
+        easy.set(CURLOPT_ERRORBUFFER, pointer: UnsafeMutableRawPointer(errorBuffer))
+        errorBuffer[0] = 0
+        _ = ccurl_easy_setopt_write_function(easy.raw, CURLOPT_HEADERFUNCTION, transferHeaderCallback)
+        easy.set(CURLOPT_HEADERDATA, pointer: me)
+        _ = ccurl_easy_setopt_write_function(easy.raw, CURLOPT_WRITEFUNCTION, transferWriteCallback)
+        easy.set(CURLOPT_WRITEDATA, pointer: me)
+        easy.set(CURLOPT_SUPPRESS_CONNECT_HEADERS, true)
+        easy.set(CURLOPT_PIPEWAIT, true)
+        if configuration.decompressesResponses { easy.set(CURLOPT_ACCEPT_ENCODING, "") }
+
+        switch configuration.httpVersion {
+        case .http1_1: easy.set(CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_1_1))
+        case .http2PriorKnowledge: easy.set(CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2_PRIOR_KNOWLEDGE))
+        default: easy.set(CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS))
+        }
+
+        let connectMs = Int(min(configuration.connectTimeout, Double(idleTimeout) / 1e9) * 1000)
+        easy.set(CURLOPT_CONNECTTIMEOUT_MS, max(connectMs, 1))
+        let elapsed = Double(MonotonicClock.nanoseconds() &- startedAt) / 1e9
+        let remaining = configuration.timeoutIntervalForResource - elapsed
+        if remaining <= 0 {
+            throw TransportError.urlError(gannet: GannetError(.timedOut, "The resource timeout passed", failingURL: url), url: url)
+        }
+        if remaining < 1e9 { easy.set(CURLOPT_TIMEOUT_MS, max(Int(remaining * 1000), 1)) }
+
+        switch configuration.proxy {
+        case .environment: break
+        case .none: easy.set(CURLOPT_PROXY, "")
+        case .url(let proxy, let bypass):
+            easy.set(CURLOPT_PROXY, proxy.absoluteString)
+            if let bypass { easy.set(CURLOPT_NOPROXY, bypass) }
+        }
+
+        configureTLS(easy)
+        try configureBody(easy, method: method, fields: &fields)
+
+        var lines = fields.map { name, value in value.isEmpty ? "\(name);" : "\(name): \(value)" }
+        // curl waits up to a second for `100 Continue` before sending a large body; Gannet
+        // sends at once, as URLSession does.
+        lines.append("Expect:")
+        let list = HeaderList(lines)
+        headerList = list
+        easy.set(CURLOPT_HTTPHEADER, pointer: UnsafeMutableRawPointer(list.raw))
+        touch()
+    }
+
+    private func configureBody(_ easy: EasyHandle, method: String, fields: inout [(String, String)]) throws {
+        let upper = method.uppercased()
+        let declaredLength = fields.first { $0.0.lowercased() == "content-length" }.flatMap { Int64($0.1) }
+        // libcurl writes Content-Length (or chunked framing) itself from the size given here.
+        fields.removeAll { ["content-length", "transfer-encoding"].contains($0.0.lowercased()) }
+        if upper == "HEAD" {
+            easy.set(CURLOPT_NOBODY, true)
+            if method != "HEAD" { easy.set(CURLOPT_CUSTOMREQUEST, method) }
+            return
+        }
+        if bodySource == nil && upper == "POST" { bodySource = .data(Data()) }
+        guard let source = bodySource else {
+            if method != "GET" { easy.set(CURLOPT_CUSTOMREQUEST, method) }
+            expectedToSend = 0
+            return
+        }
+        reader = try source.makeReader()
+        let length = source.knownLength(declared: declaredLength)
+        expectedToSend = length ?? -1
+        task.update { $0.countOfBytesExpectedToSend = length ?? -1 }
+        task.uploadProgress.totalUnitCount = length ?? -1
+        easy.set(CURLOPT_POST, true)
+        _ = ccurl_easy_setopt_read_function(easy.raw, transferReadCallback)
+        easy.set(CURLOPT_READDATA, pointer: Unmanaged.passUnretained(self).toOpaque())
+        easy.set(CURLOPT_POSTFIELDSIZE_LARGE, offset: length ?? -1)
+        if method != "POST" { easy.set(CURLOPT_CUSTOMREQUEST, method) }
+    }
+
+    private func configureTLS(_ easy: EasyHandle) {
+        let tls = configuration.tls
+        if let caFile = tls.caFile { easy.set(CURLOPT_CAINFO, caFile) }
+        if let caDirectory = tls.caDirectory { easy.set(CURLOPT_CAPATH, caDirectory) }
+        if let client = tls.clientCertificate {
+            easy.set(CURLOPT_SSLCERT, client.certificateFile)
+            easy.set(CURLOPT_SSLCERTTYPE, client.format.rawValue)
+            if let key = client.keyFile { easy.set(CURLOPT_SSLKEY, key) }
+            if let password = client.password { easy.set(CURLOPT_KEYPASSWD, password) }
+        }
+        if tls.serverTrustEvaluator != nil {
+            TLSVerification.install(on: easy, transfer: self)
+        }
+    }
+
+    // MARK: Callbacks (engine thread, inside libcurl)
+
+    func didReceiveHeaderLine(_ line: UnsafeRawBufferPointer) -> Int {
+        touch()
+        if headComplete { return line.count }
+        do {
+            switch try parser.consume(line) {
+            case .needMore, .informational:
+                return line.count
+            case .complete(let head):
+                return didReceiveHead(head, lineLength: line.count)
+            }
+        } catch {
+            stopError = TransportError.urlError(gannet: error as? GannetError ?? GannetError(.protocolViolation, "\(error)"), url: request.url)
+            return 0
+        }
+    }
+
+    private func didReceiveHead(_ head: ResponseHeadParser.Head, lineLength: Int) -> Int {
+        headComplete = true
+        guard let url = request.url,
+              let response = HTTPURLResponse(url: url, statusCode: head.statusCode, httpVersion: head.httpVersion, headerFields: head.mergedFields) else {
+            stopError = TransportError.urlError(gannet: GannetError(.protocolViolation, "The response head could not be read", failingURL: request.url), url: request.url)
+            return 0
+        }
+        self.response = response
+        metrics.httpVersion = head.httpVersion
+
+        if Redirection.isRedirect(head.statusCode) {
+            switch Redirection.next(after: request, response: head.statusCode, location: head.value("Location"),
+                                    policy: configuration.redirects, bodyIsRepeatable: bodySource?.isRepeatable ?? true) {
+            case .deliver:
+                break
+            case .refuse(let error):
+                stopError = TransportError.urlError(gannet: error, url: url)
+                return 0
+            case .follow(let proposed):
+                if redirectCount >= configuration.redirects.maximumRedirects {
+                    let error = GannetError(.tooManyRedirects, "Stopped after \(redirectCount) redirects (the limit is \(configuration.redirects.maximumRedirects))", failingURL: url)
+                    stopError = TransportError.urlError(gannet: error, url: url)
+                    return 0
+                }
+                var next: URLRequest? = proposed
+                if let hook = hooks.taskWillPerformHTTPRedirection {
+                    next = hook(task.manager, task, response, proposed)
+                }
+                if let next {
+                    if let target = next.url, (try? RequestValidation.validate(url: target)) == nil {
+                        let error = GannetError(.unsupportedScheme, "The redirect hook returned a request that cannot be sent", failingURL: target)
+                        stopError = TransportError.urlError(gannet: error, url: url)
+                        return 0
+                    }
+                    redirectTarget = next
+                    return lineLength
+                }
+            }
+        }
+
+        let expected = response.expectedContentLength
+        task.update {
+            $0.response = response
+            $0.countOfBytesExpectedToReceive = expected
+        }
+        task.downloadProgress.totalUnitCount = expected
+        if expected > 0 {
+            body.reserveCapacity(Int(min(expected, configuration.limits.maximumBodyBytes, 64 << 20)))
+        }
+        if let decide = hooks.dataTaskDidReceiveResponse, decide(task.manager, task, response) == .cancel {
+            stopError = TransportError.make(.cancelled, underlying: GannetError(.transport, "Cancelled by the response disposition", failingURL: url), url: url)
+            return 0
+        }
+        if let deferred = hooks.dataTaskDidReceiveResponseDeferred {
+            isAwaitingDisposition = true
+            let engine = self.engine
+            let transfer = self
+            let task = self.task
+            DispatchQueue.global().async {
+                let decided = Decided()
+                deferred(task.manager, task, response) { disposition in
+                    guard decided.claim() else { return }
+                    engine.submit(.disposition(transfer, disposition))
+                }
+            }
+            return Int(CURL_WRITEFUNC_PAUSE)
+        }
+        return lineLength
+    }
+
+    func didReceiveBody(_ bytes: UnsafeRawBufferPointer) -> Int {
+        touch()
+        if redirectTarget != nil {
+            // The body of a redirect we follow is discarded; a large one is not worth reading.
+            redirectBodyBytes += bytes.count
+            if redirectBodyBytes > 1 << 20 {
+                followWithoutBody = true
+                return 0
+            }
+            return bytes.count
+        }
+        receivedBytes += Int64(bytes.count)
+        if receivedBytes > configuration.limits.maximumBodyBytes {
+            let error = GannetError(.bodyTooLarge, "The response body exceeds \(configuration.limits.maximumBodyBytes) bytes after decoding", failingURL: request.url)
+            stopError = TransportError.urlError(gannet: error, url: request.url)
+            return 0
+        }
+        body.append(bytes.assumingMemoryBound(to: UInt8.self))
+        if let hook = hooks.dataTaskDidReceiveData {
+            hook(task.manager, task, Data(bytes))
+        }
+        reportProgress(final: false)
+        return bytes.count
+    }
+
+    func readBody(into buffer: UnsafeMutableRawBufferPointer) -> Int {
+        touch()
+        guard let reader else { return 0 }
+        do {
+            let count = try reader.read(into: buffer)
+            sentBytes += Int64(count)
+            if count > 0, let hook = hooks.taskDidSendBodyData {
+                hook(task.manager, task, Int64(count), sentBytes, expectedToSend)
+            }
+            reportProgress(final: false)
+            return count
+        } catch {
+            stopError = TransportError.urlError(gannet: error as? GannetError ?? GannetError(.bodyStreamFailed, "\(error)"), url: request.url)
+            return Int(CURL_READFUNC_ABORT)
+        }
+    }
+
+    /// Updates the task's counters and progress, calling progress handlers at most every 50 ms.
+    private func reportProgress(final: Bool) {
+        let now = MonotonicClock.nanoseconds()
+        guard final || now &- lastProgressReport > 50_000_000 else { return }
+        lastProgressReport = now
+        let received = receivedBytes, sent = sentBytes
+        task.update {
+            $0.countOfBytesReceived = received
+            $0.countOfBytesSent = sent
+        }
+        let handlers = task.progressHandlers
+        if handlers.download != nil || final {
+            task.downloadProgress.completedUnitCount = received
+            if final && task.downloadProgress.totalUnitCount < received { task.downloadProgress.totalUnitCount = received }
+            handlers.download?(task.downloadProgress)
+        }
+        if handlers.upload != nil || final {
+            task.uploadProgress.completedUnitCount = sent
+            if final && task.uploadProgress.totalUnitCount < sent { task.uploadProgress.totalUnitCount = sent }
+            handlers.upload?(task.uploadProgress)
+        }
+    }
+
+    func collectMetrics() {
+        guard let easy else { return }
+        func seconds(_ info: CURLINFO) -> TimeInterval { Double(easy.info(offset: info)) / 1e6 }
+        metrics.nameLookupDuration = seconds(CURLINFO_NAMELOOKUP_TIME_T)
+        metrics.connectDuration = seconds(CURLINFO_CONNECT_TIME_T)
+        metrics.secureConnectionDuration = seconds(CURLINFO_APPCONNECT_TIME_T)
+        metrics.timeToFirstByte = seconds(CURLINFO_STARTTRANSFER_TIME_T)
+        metrics.remoteAddress = easy.info(string: CURLINFO_PRIMARY_IP)
+        metrics.remotePort = easy.info(long: CURLINFO_PRIMARY_PORT)
+        metrics.reusedConnection = easy.info(long: CURLINFO_NUM_CONNECTS) == 0
+        switch easy.info(long: CURLINFO_HTTP_VERSION) {
+        case Int(CURL_HTTP_VERSION_1_0): metrics.httpVersion = "HTTP/1.0"
+        case Int(CURL_HTTP_VERSION_1_1): metrics.httpVersion = "HTTP/1.1"
+        case Int(CURL_HTTP_VERSION_2_0): metrics.httpVersion = "HTTP/2"
+        case Int(CURL_HTTP_VERSION_3): metrics.httpVersion = "HTTP/3"
+        default: break
+        }
+    }
+
+    func recordTrustFailure(_ error: any Error) {
+        let url = request.url
+        let gannet = GannetError(.serverTrustRejected, "The server's certificate was rejected: \(error)", failingURL: url, underlyingError: error)
+        stopError = TransportError.urlError(gannet: gannet, url: url)
+    }
+}
+
+/// Honours a deferred decision once.
+final class Decided: Sendable {
+    private let done = Atomic<Bool>(false)
+    func claim() -> Bool {
+        done.compareExchange(expected: false, desired: true, ordering: .relaxed).exchanged
+    }
+}
+
+// MARK: C callbacks
+
+// Nonisolated top-level functions, so libcurl never calls a closure formed in actor-isolated
+// code (a Swift 6 runtime trap, see ENGINE-NOTES). Each recovers its Transfer, unretained: the
+// engine's `active` table keeps it alive while its handle is in the multi handle.
+
+func transferHeaderCallback(_ buffer: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int, _ context: UnsafeMutableRawPointer?) -> Int {
+    guard let buffer, let context else { return 0 }
+    let transfer = Unmanaged<Transfer>.fromOpaque(context).takeUnretainedValue()
+    return transfer.didReceiveHeaderLine(UnsafeRawBufferPointer(start: buffer, count: size * count))
+}
+
+func transferWriteCallback(_ buffer: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int, _ context: UnsafeMutableRawPointer?) -> Int {
+    guard let buffer, let context else { return 0 }
+    let transfer = Unmanaged<Transfer>.fromOpaque(context).takeUnretainedValue()
+    return transfer.didReceiveBody(UnsafeRawBufferPointer(start: buffer, count: size * count))
+}
+
+func transferReadCallback(_ buffer: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int, _ context: UnsafeMutableRawPointer?) -> Int {
+    guard let buffer, let context else { return Int(CURL_READFUNC_ABORT) }
+    let transfer = Unmanaged<Transfer>.fromOpaque(context).takeUnretainedValue()
+    return transfer.readBody(into: UnsafeMutableRawBufferPointer(start: buffer, count: size * count))
+}

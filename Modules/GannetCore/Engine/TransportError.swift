@@ -1,0 +1,79 @@
+internal import CCurl
+
+/// Maps a libcurl result, and what Gannet itself recorded while the transfer ran, to the
+/// `URLError` a URLSession user expects.
+enum TransportError {
+    /// A transfer that libcurl ended with `code`. `detail` is the `CURLOPT_ERRORBUFFER` text.
+    static func urlError(curlCode code: CURLcode, detail: String, url: URL?) -> URLError {
+        let strerror = String(cString: curl_easy_strerror(code))
+        let message = detail.isEmpty ? strerror : detail
+        let underlying = GannetError(.transport, message, failingURL: url, transportCode: Int(code.rawValue))
+        return make(urlErrorCode(for: code), underlying: underlying, url: url)
+    }
+
+    /// A transfer that Gannet stopped for its own reason (a limit, a protocol violation, a
+    /// rejected server).
+    static func urlError(gannet error: GannetError, url: URL?) -> URLError {
+        make(urlErrorCode(for: error), underlying: error, url: url)
+    }
+
+    static func make(_ code: URLError.Code, underlying: any Error, url: URL?) -> URLError {
+        var userInfo: [String: Any] = [
+            NSUnderlyingErrorKey: underlying,
+            NSLocalizedDescriptionKey: String(describing: underlying),
+        ]
+        if let url = url.map(URL.removingCredentials) {
+            userInfo[NSURLErrorFailingURLErrorKey] = url
+        }
+        return URLError(code, userInfo: userInfo)
+    }
+
+    static func urlErrorCode(for error: GannetError) -> URLError.Code {
+        switch error.code {
+        case .tooManyRedirects: return .httpTooManyRedirects
+        case .unsupportedScheme: return .unsupportedURL
+        case .insecureRedirect: return .appTransportSecurityRequiresSecureConnection
+        case .headersTooLarge, .protocolViolation: return .badServerResponse
+        case .bodyTooLarge: return .dataLengthExceedsMaximum
+        case .bodyStreamFailed: return .requestBodyStreamExhausted
+        case .serverTrustRejected:
+            return (error.underlyingError as? any URLErrorCodeProviding)?.urlErrorCode ?? .serverCertificateUntrusted
+        case .timedOut: return .timedOut
+        case .sessionInvalidated: return .cancelled
+        case .invalidHeader, .invalidRequest: return .badURL
+        default: return .unknown
+        }
+    }
+
+    static func urlErrorCode(for code: CURLcode) -> URLError.Code {
+        switch code {
+        case CURLE_UNSUPPORTED_PROTOCOL: return .unsupportedURL
+        case CURLE_URL_MALFORMAT: return .badURL
+        case CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY: return .cannotFindHost
+        case CURLE_COULDNT_CONNECT: return .cannotConnectToHost
+        case CURLE_OPERATION_TIMEDOUT: return .timedOut
+        case CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CACERT_BADFILE, CURLE_SSL_PINNEDPUBKEYNOTMATCH:
+            return .serverCertificateUntrusted
+        case CURLE_SSL_CONNECT_ERROR: return .secureConnectionFailed
+        case CURLE_SSL_CERTPROBLEM, CURLE_SSL_CIPHER: return .clientCertificateRejected
+        case CURLE_GOT_NOTHING, CURLE_RECV_ERROR, CURLE_SEND_ERROR, CURLE_PARTIAL_FILE, CURLE_HTTP2_STREAM:
+            return .networkConnectionLost
+        case CURLE_WEIRD_SERVER_REPLY, CURLE_HTTP2, CURLE_UNSUPPORTED_PROTOCOL: return .badServerResponse
+        case CURLE_BAD_CONTENT_ENCODING: return .cannotDecodeContentData
+        case CURLE_TOO_MANY_REDIRECTS: return .httpTooManyRedirects
+        case CURLE_FILESIZE_EXCEEDED: return .dataLengthExceedsMaximum
+        case CURLE_READ_ERROR: return .requestBodyStreamExhausted
+        case CURLE_ABORTED_BY_CALLBACK: return .cancelled
+        case CURLE_OUT_OF_MEMORY: return .cannotLoadFromNetwork
+        default: return .unknown
+        }
+    }
+}
+
+/// Implemented by evaluator errors that know the precise `URLError` code for their failure
+/// (an expired certificate is `.serverCertificateHasBadDate`, an unknown root
+/// `.serverCertificateHasUnknownRoot`); the engine uses it when a handshake is rejected.
+public protocol URLErrorCodeProviding: Error {
+    /// The `URLError` code that describes this failure best.
+    var urlErrorCode: URLError.Code { get }
+}

@@ -1,0 +1,60 @@
+/// The session-level and task-level hooks a ``SessionManager`` calls, AFNetworking's block
+/// properties. Set them through the manager's `set…` methods; a transfer reads them when it
+/// starts, so a change applies to tasks started afterwards.
+///
+/// Hooks run without any engine lock held: a hook may cancel, suspend, resume or start tasks
+/// on the same manager. Hooks that run during the transfer (redirect, response, data, sent
+/// body) are called on the engine thread and must return quickly; do real work elsewhere.
+struct SessionHooks: Sendable {
+    typealias Redirection = @Sendable (SessionManager, SessionTask, HTTPURLResponse, URLRequest) -> URLRequest?
+    typealias ResponseDecision = @Sendable (SessionManager, SessionTask, HTTPURLResponse) -> ResponseDisposition
+    typealias DeferredResponseDecision = @Sendable (SessionManager, SessionTask, HTTPURLResponse, @escaping @Sendable (ResponseDisposition) -> Void) -> Void
+    typealias ReceivedData = @Sendable (SessionManager, SessionTask, Data) -> Void
+    typealias SentBodyData = @Sendable (SessionManager, SessionTask, Int64, Int64, Int64) -> Void
+    typealias Completion = @Sendable (SessionManager, SessionTask, (any Error)?) -> Void
+
+    var taskWillPerformHTTPRedirection: Redirection?
+    var dataTaskDidReceiveResponse: ResponseDecision?
+    var dataTaskDidReceiveResponseDeferred: DeferredResponseDecision?
+    var dataTaskDidReceiveData: ReceivedData?
+    var taskDidSendBodyData: SentBodyData?
+    var taskDidComplete: Completion?
+}
+
+extension SessionManager {
+    /// Decides each redirect: return the proposed request to follow it, a modified request, or
+    /// `nil` to deliver the 3xx response as the task's response. Called on the engine thread.
+    /// Gannet's protections (scheme, origin, limits) apply before this hook is asked.
+    public func setTaskWillPerformHTTPRedirection(_ block: (@Sendable (SessionManager, SessionTask, HTTPURLResponse, URLRequest) -> URLRequest?)?) {
+        hooks.withLock { $0.taskWillPerformHTTPRedirection = block }
+    }
+
+    /// Decides what to do once the final response's headers arrived: `.allow` or `.cancel`.
+    /// Called on the engine thread before any body byte is delivered.
+    public func setDataTaskDidReceiveResponse(_ block: (@Sendable (SessionManager, SessionTask, HTTPURLResponse) -> ResponseDisposition)?) {
+        hooks.withLock { $0.dataTaskDidReceiveResponse = block }
+    }
+
+    /// Like ``setDataTaskDidReceiveResponse(_:)`` but the answer may come later, from any
+    /// thread: the transfer stays paused (no body byte is read) until `decide` is called.
+    /// `decide` is honoured once; later calls are ignored.
+    public func setDataTaskDidReceiveResponse(deferred block: (@Sendable (SessionManager, SessionTask, HTTPURLResponse, _ decide: @escaping @Sendable (ResponseDisposition) -> Void) -> Void)?) {
+        hooks.withLock { $0.dataTaskDidReceiveResponseDeferred = block }
+    }
+
+    /// Receives each chunk of body bytes as it arrives, on the engine thread.
+    public func setDataTaskDidReceiveData(_ block: (@Sendable (SessionManager, SessionTask, Data) -> Void)?) {
+        hooks.withLock { $0.dataTaskDidReceiveData = block }
+    }
+
+    /// Reports request body progress: bytes sent now, in total, and expected in total (`-1`
+    /// when unknown). Called on the engine thread.
+    public func setTaskDidSendBodyData(_ block: (@Sendable (SessionManager, SessionTask, Int64, Int64, Int64) -> Void)?) {
+        hooks.withLock { $0.taskDidSendBodyData = block }
+    }
+
+    /// Called when any task completes, before its completion handler, on the processing queue.
+    public func setTaskDidComplete(_ block: (@Sendable (SessionManager, SessionTask, (any Error)?) -> Void)?) {
+        hooks.withLock { $0.taskDidComplete = block }
+    }
+}

@@ -1,0 +1,252 @@
+internal import Synchronization
+
+/// Runs HTTP tasks on Gannet's libcurl engine: AFNetworking's `AFURLSessionManager`.
+///
+/// One manager owns one engine thread and one connection pool (keep-alive, HTTP/2
+/// multiplexing). It keeps a delegate per task, runs the response serializer on a concurrent
+/// processing queue, and calls completion handlers on ``completionQueue``.
+///
+/// ```swift
+/// let manager = SessionManager()
+/// let task = manager.dataTask(with: URLRequest(url: url), serializer: .passthrough) { response in
+///     print(response.response?.statusCode ?? 0, response.data?.count ?? 0)
+/// }
+/// task.resume()
+/// ```
+///
+/// A manager lives while it has unfinished tasks. Call ``invalidateAndCancel()`` or
+/// ``finishTasksAndInvalidate()`` when you are done with it, as with URLSession.
+public final class SessionManager: Sendable {
+    /// The configuration the manager was created with.
+    public let configuration: SessionConfiguration
+
+    let engine: CurlEngine
+    let hooks = Mutex(SessionHooks())
+    private let settings: Mutex<Settings>
+    private let taskTable = Mutex<[Int: SessionTask]>([:])
+    let processingQueue: DispatchQueue
+    private let ownCompletionQueue: DispatchQueue
+
+    private struct Settings {
+        var responseSerializer: any ResponseSerializing = PassthroughResponseSerializer()
+        var completionQueue: DispatchQueue?
+        var completionGroup: DispatchGroup?
+        var invalidated = false
+        var finishing = false
+    }
+
+    private static let nextIdentifier = Atomic<Int>(1)
+
+    /// Creates a manager and starts its engine thread.
+    public init(configuration: SessionConfiguration = .default) {
+        self.configuration = configuration
+        engine = CurlEngine(configuration: configuration)
+        settings = Mutex(Settings())
+        processingQueue = DispatchQueue(label: "gannet.session.processing", attributes: .concurrent)
+        ownCompletionQueue = DispatchQueue(label: "gannet.session.completion")
+    }
+
+    deinit {
+        engine.shutdown()
+    }
+
+    /// The serializer used by tasks created without one. Defaults to
+    /// ``PassthroughResponseSerializer``; the `Gannet` product's `HTTPSessionManager` uses JSON.
+    public var responseSerializer: any ResponseSerializing {
+        get { settings.withLock { $0.responseSerializer } }
+        set { settings.withLock { $0.responseSerializer = newValue } }
+    }
+
+    /// The queue completion handlers run on. `nil` (the default) means a serial queue of the
+    /// manager's own: a Linux process often never runs its main queue, so `.main` is used only
+    /// when you ask for it.
+    public var completionQueue: DispatchQueue? {
+        get { settings.withLock { $0.completionQueue } }
+        set { settings.withLock { $0.completionQueue = newValue } }
+    }
+
+    /// A group every completion handler runs in, so you can wait for a batch of tasks.
+    public var completionGroup: DispatchGroup? {
+        get { settings.withLock { $0.completionGroup } }
+        set { settings.withLock { $0.completionGroup = newValue } }
+    }
+
+    /// Tasks that have not completed yet.
+    public var tasks: [SessionTask] {
+        taskTable.withLock { Array($0.values) }.sorted { $0.taskIdentifier < $1.taskIdentifier }
+    }
+
+    /// Unfinished data tasks.
+    public var dataTasks: [SessionTask] { tasks.filter { $0.kind == .data } }
+
+    /// Unfinished upload tasks.
+    public var uploadTasks: [SessionTask] { tasks.filter { $0.kind == .upload } }
+
+    /// Whether the manager was invalidated and refuses new tasks.
+    public var isInvalidated: Bool { settings.withLock { $0.invalidated } }
+
+    // MARK: Creating tasks
+
+    /// Creates a data task whose result is produced by `serializer`.
+    ///
+    /// The body comes from `request.httpBody`, or is streamed from `request.httpBodyStream`
+    /// (sent with the `Content-Length` the request declares, chunked when it declares none).
+    /// - Parameters:
+    ///   - uploadProgress: called with the task's upload `Progress` as body bytes are sent.
+    ///   - downloadProgress: called with the task's download `Progress` as bytes arrive.
+    ///   - completionHandler: called once on ``completionQueue`` with the outcome.
+    public func dataTask<Serializer: ResponseSerializing>(
+        with request: URLRequest,
+        serializer: Serializer,
+        uploadProgress: (@Sendable (Progress) -> Void)? = nil,
+        downloadProgress: (@Sendable (Progress) -> Void)? = nil,
+        completionHandler: @escaping @Sendable (DataResponse<Serializer.Output>) -> Void
+    ) -> SessionTask {
+        let body: BodySource? = request.httpBodyStream.map(BodySource.stream) ?? request.httpBody.map(BodySource.data)
+        return makeTask(kind: .data, request: request, body: body, serializer: serializer,
+                        progress: ProgressHandlers(upload: uploadProgress, download: downloadProgress),
+                        completionHandler: completionHandler)
+    }
+
+    /// Creates a data task serialized by ``responseSerializer``, with AFNetworking's completion
+    /// shape: the response, the serialized object, and the error.
+    public func dataTask(
+        with request: URLRequest,
+        uploadProgress: (@Sendable (Progress) -> Void)? = nil,
+        downloadProgress: (@Sendable (Progress) -> Void)? = nil,
+        completionHandler: (@Sendable (URLResponse?, (any Sendable)?, (any Error)?) -> Void)? = nil
+    ) -> SessionTask {
+        dataTask(with: request, serializer: AnyResponseSerializer(responseSerializer),
+                 uploadProgress: uploadProgress, downloadProgress: downloadProgress) { response in
+            completionHandler?(response.response, response.value ?? nil, response.error)
+        }
+    }
+
+    /// Creates a task that uploads the contents of `fileURL`, read as it is sent.
+    public func uploadTask<Serializer: ResponseSerializing>(
+        with request: URLRequest,
+        fromFile fileURL: URL,
+        serializer: Serializer,
+        progress: (@Sendable (Progress) -> Void)? = nil,
+        completionHandler: @escaping @Sendable (DataResponse<Serializer.Output>) -> Void
+    ) -> SessionTask {
+        makeTask(kind: .upload, request: request, body: .file(fileURL), serializer: serializer,
+                 progress: ProgressHandlers(upload: progress, download: nil), completionHandler: completionHandler)
+    }
+
+    /// Creates a task that uploads `bodyData`.
+    public func uploadTask<Serializer: ResponseSerializing>(
+        with request: URLRequest,
+        from bodyData: Data,
+        serializer: Serializer,
+        progress: (@Sendable (Progress) -> Void)? = nil,
+        completionHandler: @escaping @Sendable (DataResponse<Serializer.Output>) -> Void
+    ) -> SessionTask {
+        makeTask(kind: .upload, request: request, body: .data(bodyData), serializer: serializer,
+                 progress: ProgressHandlers(upload: progress, download: nil), completionHandler: completionHandler)
+    }
+
+    private func makeTask<Serializer: ResponseSerializing>(
+        kind: SessionTask.Kind,
+        request: URLRequest,
+        body: BodySource?,
+        serializer: Serializer,
+        progress: ProgressHandlers,
+        completionHandler: @escaping @Sendable (DataResponse<Serializer.Output>) -> Void
+    ) -> SessionTask {
+        let identifier = Self.nextIdentifier.wrappingAdd(1, ordering: .relaxed).oldValue
+        let task = SessionTask(identifier: identifier, kind: kind, request: request, body: body, manager: self,
+                               progress: progress) { task, outcome in
+            self.deliver(outcome, of: task, serializer: serializer, completionHandler: completionHandler)
+        }
+        taskTable.withLock { $0[identifier] = task }
+        return task
+    }
+
+    /// Runs the serializer on the processing queue, then the completion handler on the
+    /// completion queue inside the completion group, then posts `gannetTaskDidComplete`.
+    private func deliver<Serializer: ResponseSerializing>(
+        _ outcome: TransferOutcome,
+        of task: SessionTask,
+        serializer: Serializer,
+        completionHandler: @escaping @Sendable (DataResponse<Serializer.Output>) -> Void
+    ) {
+        let (queue, group) = settings.withLock { ($0.completionQueue ?? ownCompletionQueue, $0.completionGroup) }
+        let completionHook = hooks.withLock { $0.taskDidComplete }
+        group?.enter()
+        processingQueue.async {
+            let result = Result {
+                try serializer.serialize(request: outcome.request, response: outcome.response, data: outcome.data, error: outcome.error)
+            }
+            let response = DataResponse(request: outcome.request, response: outcome.response, data: outcome.data,
+                                        metrics: outcome.metrics, result: result)
+            completionHook?(self, task, response.error)
+            queue.async {
+                completionHandler(response)
+                group?.leave()
+                var userInfo: [AnyHashable: Any] = [TaskNotificationKey.responseSerializer: serializer]
+                if let data = outcome.data { userInfo[TaskNotificationKey.responseData] = data }
+                if let metrics = outcome.metrics { userInfo[TaskNotificationKey.metrics] = metrics }
+                switch result {
+                case .success(let value): userInfo[TaskNotificationKey.serializedResponse] = value
+                case .failure(let error): userInfo[TaskNotificationKey.error] = error
+                }
+                NotificationCenter.default.post(name: .gannetTaskDidComplete, object: task, userInfo: userInfo)
+            }
+        }
+    }
+
+    // MARK: Engine-facing
+
+    func start(_ task: SessionTask) {
+        if settings.withLock({ $0.invalidated }) {
+            let url = task.originalRequest?.url
+            let error = GannetError(.sessionInvalidated, "The session manager was invalidated and takes no new tasks", failingURL: url)
+            task.complete(TransferOutcome(request: task.originalRequest, response: nil, data: nil,
+                                          error: TransportError.urlError(gannet: error, url: url), metrics: nil))
+            return
+        }
+        let transfer = Transfer(task: task, engine: engine, hooks: hooks.withLock { $0 })
+        task.attach(transfer)
+        engine.submit(.start(transfer))
+    }
+
+    func taskDidFinishTransfer(_ task: SessionTask) {
+        taskTable.withLock { _ = $0.removeValue(forKey: task.taskIdentifier) }
+    }
+
+    // MARK: Invalidation
+
+    /// Cancels every unfinished task and refuses new ones (they fail with
+    /// `GannetError.sessionInvalidated`). The engine thread stops once the manager is released.
+    public func invalidateAndCancel() {
+        settings.withLock { $0.invalidated = true }
+        let reason = GannetError(.sessionInvalidated, "The session manager was invalidated")
+        for task in tasks { task.cancel(with: reason) }
+    }
+
+    /// Lets unfinished tasks complete and refuses new ones.
+    public func finishTasksAndInvalidate() {
+        settings.withLock {
+            $0.invalidated = true
+            $0.finishing = true
+        }
+    }
+}
+
+/// Per-task progress callbacks.
+struct ProgressHandlers: Sendable {
+    var upload: (@Sendable (Progress) -> Void)?
+    var download: (@Sendable (Progress) -> Void)?
+}
+
+/// Erases a serializer's output type to `(any Sendable)?`, for AFNetworking-shaped callbacks.
+struct AnyResponseSerializer: ResponseSerializing {
+    let base: any ResponseSerializing
+
+    init(_ base: any ResponseSerializing) { self.base = base }
+
+    func serialize(request: URLRequest?, response: HTTPURLResponse?, data: Data?, error: (any Error)?) throws -> (any Sendable)? {
+        try base.serialize(request: request, response: response, data: data, error: error)
+    }
+}

@@ -1,0 +1,207 @@
+internal import Synchronization
+
+/// One HTTP exchange run by a ``SessionManager``: AFNetworking's `NSURLSessionTask`, backed by
+/// Gannet's libcurl engine.
+///
+/// Tasks are created suspended; call ``resume()`` to start one. Every task completes exactly
+/// once: with a response, an error, or `URLError.cancelled`.
+public final class SessionTask: Sendable, Hashable, CustomStringConvertible {
+    /// Where a task is in its life.
+    public enum State: Int, Sendable {
+        /// Sending or receiving.
+        case running
+        /// Created and not yet resumed, or suspended.
+        case suspended
+        /// ``cancel()`` was called and the task has not completed yet.
+        case canceling
+        /// Finished, successfully or not.
+        case completed
+    }
+
+    /// What kind of task this is.
+    public enum Kind: Sendable {
+        /// The body is kept in memory.
+        case data
+        /// The body comes from a file or data given at creation.
+        case upload
+    }
+
+    /// Unique within the process.
+    public let taskIdentifier: Int
+    /// What kind of task this is.
+    public let kind: Kind
+    /// The request the task was created with.
+    public let originalRequest: URLRequest?
+    /// Upload progress; cancelling, pausing or resuming it drives the task.
+    public let uploadProgress: Progress
+    /// Download progress; cancelling, pausing or resuming it drives the task.
+    public let downloadProgress: Progress
+
+    /// The manager keeps running tasks, and a task keeps its manager, as URLSession does.
+    let manager: SessionManager
+    let body: BodySource?
+    let progressHandlers: ProgressHandlers
+    let onComplete: @Sendable (SessionTask, TransferOutcome) -> Void
+    private let storage: Mutex<Storage>
+
+    // @unchecked: only reached through `storage` (a Mutex); the non-Sendable values it holds
+    // (HTTPURLResponse, the error) are created once and never mutated afterwards.
+    struct Storage: @unchecked Sendable {
+        var state: State = .suspended
+        var started = false
+        var currentRequest: URLRequest?
+        var response: HTTPURLResponse?
+        var error: (any Error)?
+        var taskDescription: String?
+        var transfer: Transfer?
+        var countOfBytesReceived: Int64 = 0
+        var countOfBytesSent: Int64 = 0
+        var countOfBytesExpectedToReceive: Int64 = -1
+        var countOfBytesExpectedToSend: Int64 = 0
+    }
+
+    init(identifier: Int, kind: Kind, request: URLRequest, body: BodySource?, manager: SessionManager,
+         progress: ProgressHandlers, onComplete: @escaping @Sendable (SessionTask, TransferOutcome) -> Void) {
+        progressHandlers = progress
+        taskIdentifier = identifier
+        self.kind = kind
+        originalRequest = request
+        self.body = body
+        self.manager = manager
+        self.onComplete = onComplete
+        uploadProgress = Progress(totalUnitCount: body == nil ? 0 : -1)
+        downloadProgress = Progress(totalUnitCount: -1)
+        storage = Mutex(Storage(currentRequest: request))
+        for progress in [uploadProgress, downloadProgress] {
+            progress.isCancellable = true
+            progress.isPausable = true
+            progress.cancellationHandler = { [weak self] in self?.cancel() }
+            progress.pausingHandler = { [weak self] in self?.suspend() }
+            progress.resumingHandler = { [weak self] in self?.resume() }
+        }
+    }
+
+    /// The request being sent now; differs from ``originalRequest`` after a redirect.
+    public var currentRequest: URLRequest? { storage.withLock { $0.currentRequest } }
+    /// The response, once its headers arrived.
+    public var response: URLResponse? { storage.withLock { $0.response } }
+    /// The error the task completed with, if any.
+    public var error: (any Error)? { storage.withLock { $0.error } }
+    /// Where the task is in its life.
+    public var state: State { storage.withLock { $0.state } }
+    /// Body bytes received so far (after decoding).
+    public var countOfBytesReceived: Int64 { storage.withLock { $0.countOfBytesReceived } }
+    /// Body bytes sent so far.
+    public var countOfBytesSent: Int64 { storage.withLock { $0.countOfBytesSent } }
+    /// The expected response body length, `-1` when unknown.
+    public var countOfBytesExpectedToReceive: Int64 { storage.withLock { $0.countOfBytesExpectedToReceive } }
+    /// The request body length, `-1` when unknown (a stream sent chunked).
+    public var countOfBytesExpectedToSend: Int64 { storage.withLock { $0.countOfBytesExpectedToSend } }
+    /// A description of your own, for logs.
+    public var taskDescription: String? {
+        get { storage.withLock { $0.taskDescription } }
+        set { storage.withLock { $0.taskDescription = newValue } }
+    }
+
+    /// Starts the task, or resumes it after ``suspend()``. Does nothing once it is cancelled or
+    /// completed.
+    public func resume() {
+        enum Action { case none, start, resume }
+        let action: Action = storage.withLock { storage in
+            guard storage.state == .suspended else { return .none }
+            storage.state = .running
+            if storage.started { return .resume }
+            storage.started = true
+            return .start
+        }
+        switch action {
+        case .none: return
+        case .start: manager.start(self)
+        case .resume: if let transfer = storage.withLock({ $0.transfer }) { manager.engine.submit(.resume(transfer)) }
+        }
+        NotificationCenter.default.post(name: .gannetTaskDidResume, object: self)
+    }
+
+    /// Pauses the transfer; ``resume()`` continues it. A suspended task still counts against
+    /// its resource timeout.
+    public func suspend() {
+        let transfer: Transfer?? = storage.withLock { storage in
+            guard storage.state == .running else { return .none }
+            storage.state = .suspended
+            return .some(storage.transfer)
+        }
+        guard let transfer else { return }
+        if let transfer { manager.engine.submit(.suspend(transfer)) }
+        NotificationCenter.default.post(name: .gannetTaskDidSuspend, object: self)
+    }
+
+    /// Cancels the task; it completes with `URLError.cancelled` unless it already completed.
+    public func cancel() {
+        cancel(with: nil)
+    }
+
+    func cancel(with reason: GannetError?) {
+        enum Action { case none, neverStarted, engine(Transfer?) }
+        let action: Action = storage.withLock { storage in
+            guard storage.state == .running || storage.state == .suspended else { return .none }
+            storage.state = .canceling
+            if !storage.started {
+                storage.started = true
+                return .neverStarted
+            }
+            return .engine(storage.transfer)
+        }
+        switch action {
+        case .none:
+            return
+        case .neverStarted:
+            let url = originalRequest?.url
+            let error = reason.map { TransportError.urlError(gannet: $0, url: url) }
+                ?? TransportError.make(.cancelled, underlying: GannetError(.transport, "The task was cancelled", failingURL: url), url: url)
+            complete(TransferOutcome(request: originalRequest, response: nil, data: nil, error: error, metrics: nil))
+        case .engine(let transfer):
+            if let transfer { manager.engine.submit(.cancel(transfer, reason)) }
+        }
+    }
+
+    // MARK: Engine-facing
+
+    func attach(_ transfer: Transfer) {
+        storage.withLock { $0.transfer = transfer }
+    }
+
+    func update(_ body: (inout Storage) -> Void) {
+        storage.withLock { body(&$0) }
+    }
+
+    /// Records the outcome and hands it on; called exactly once per task.
+    func complete(_ outcome: TransferOutcome) {
+        storage.withLock { storage in
+            storage.state = .completed
+            storage.error = outcome.error
+            storage.transfer = nil
+            if let response = outcome.response { storage.response = response }
+            if let request = outcome.request { storage.currentRequest = request }
+        }
+        manager.taskDidFinishTransfer(self)
+        onComplete(self, outcome)
+    }
+
+    public static func == (lhs: SessionTask, rhs: SessionTask) -> Bool { lhs === rhs }
+    public func hash(into hasher: inout Hasher) { hasher.combine(taskIdentifier) }
+    public var description: String {
+        let url = originalRequest?.url.map(URL.removingCredentials)?.absoluteString ?? "nil"
+        return "<SessionTask \(taskIdentifier) \(originalRequest?.httpMethod ?? "GET") \(url) \(state)>"
+    }
+}
+
+/// What the engine hands back when a transfer ends.
+struct TransferOutcome: @unchecked Sendable {
+    // @unchecked: URLRequest and HTTPURLResponse are value/immutable objects created on the
+    // engine thread and never mutated after this point.
+    var request: URLRequest?
+    var response: HTTPURLResponse?
+    var data: Data?
+    var error: (any Error)?
+    var metrics: TaskMetrics?
+}
