@@ -28,21 +28,17 @@
 /// at once on different threads.
 public final class XMLStreamParser<Handler: XMLEventHandler> {
     /// The handler, holding whatever it gathered so far.
-    public private(set) var handler: Handler
+    public var handler: Handler { sink.handler.pointee }
     /// The options this parser was created with.
     public let options: XMLParsingOptions
 
-    private var storage: SAXParserContext?
-    private var parserContext: SAXParserContext {
-        if let storage { return storage }
-        let created = SAXParserContext(sink: self, options: options)
-        storage = created
-        return created
-    }
+    private let sink: EventHandlerSink<Handler>
+    private let parserContext: SAXParserContext
 
     /// Creates a parser that delivers events to `handler`.
     public init(handler: Handler, options: XMLParsingOptions = XMLParsingOptions()) {
-        self.handler = handler
+        sink = EventHandlerSink(handler: handler)
+        parserContext = SAXParserContext(sink: sink, options: options)
         self.options = options
     }
 
@@ -94,24 +90,3 @@ public final class XMLStreamParser<Handler: XMLEventHandler> {
 @available(*, unavailable)
 extension XMLStreamParser: Sendable {}
 
-extension XMLStreamParser: SAXEventSink {
-    func didStartDocument() throws { try handler.startDocument() }
-    func didEndDocument() throws { try handler.endDocument() }
-    func didStartElement(
-        name: String, prefix: String?, namespaceURI: String?,
-        attributes: [XMLAttribute], namespaces: [XMLNamespaceDeclaration]
-    ) throws {
-        try handler.startElement(
-            name: name, prefix: prefix, namespaceURI: namespaceURI, attributes: attributes, namespaces: namespaces)
-    }
-    func didEndElement(name: String, prefix: String?, namespaceURI: String?) throws {
-        try handler.endElement(name: name, prefix: prefix, namespaceURI: namespaceURI)
-    }
-    func didFindCharacters(_ text: String) throws { try handler.characters(text) }
-    func didFindCDATA(_ text: String) throws { try handler.cdata(text) }
-    func didFindComment(_ text: String) throws { try handler.comment(text) }
-    func didFindProcessingInstruction(target: String, data: String) throws {
-        try handler.processingInstruction(target: target, data: data)
-    }
-    func didFail(_ error: XMLError) { handler.parseErrorOccurred(error) }
-}

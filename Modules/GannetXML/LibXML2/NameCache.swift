@@ -7,7 +7,14 @@ internal import CLibXML2
 /// direct-mapped table turns the common case (a name seen before) into one compare instead of
 /// a UTF-8 decode; a pointer the dictionary does not own is decoded every time, never cached.
 final class NameCache {
-    private static let slotCount = 1024
+    static let slotCount = 1024
+
+    /// A slot for a name's address. Dictionary strings sit back to back in pools, a few bytes
+    /// apart, so the address is mixed (Fibonacci hashing) rather than merely shifted.
+    @inline(__always)
+    static func slot(for key: UnsafeRawPointer) -> Int {
+        Int(truncatingIfNeeded: (UInt(bitPattern: key) &* 0x9E37_79B9_7F4A_7C15) >> (UInt.bitWidth - 10))
+    }
     private let keys: UnsafeMutablePointer<UnsafeRawPointer?>
     private let values: UnsafeMutablePointer<String>
 
@@ -28,9 +35,7 @@ final class NameCache {
     @inline(__always)
     func name(_ pointer: UnsafePointer<xmlChar>, dictionary: xmlDictPtr?) -> String {
         let key = UnsafeRawPointer(pointer)
-        // Dictionary strings sit next to each other in pools; dropping the low bits spreads
-        // neighbours over distinct slots.
-        let slot = (Int(bitPattern: key) >> 3) & (Self.slotCount - 1)
+        let slot = NameCache.slot(for: key)
         if keys[slot] == key { return values[slot] }
         let string = String(decoding: UnsafeBufferPointer(start: pointer, count: strlen(pointer)), as: UTF8.self)
         if let dictionary, xmlDictOwns(dictionary, pointer) == 1 {

@@ -37,41 +37,28 @@ extension SAXParserContext {
 
     /// Counts one expansion of `bytes` replacement bytes; fails and returns `false` past the caps.
     func countExpansion(bytes: Int) -> Bool {
-        entityExpansions += 1
-        entityExpansionBytes += bytes
+        state.pointee.entityExpansions += 1
+        state.pointee.entityExpansionBytes += bytes
         let limits = options.limits
-        if entityExpansions > limits.maximumEntityExpansions {
+        if state.pointee.entityExpansions > limits.maximumEntityExpansions {
             fail(.entityExpansionLimitExceeded, "More than \(limits.maximumEntityExpansions) entity references were expanded")
             return false
         }
-        if entityExpansionBytes > limits.maximumEntityExpansionBytes {
+        if state.pointee.entityExpansionBytes > limits.maximumEntityExpansionBytes {
             fail(.entityExpansionLimitExceeded, "Entity expansion produced more than \(limits.maximumEntityExpansionBytes) bytes")
             return false
         }
         return true
     }
 
-    /// An attribute value as libxml2 hands it over without entity substitution. libxml2 has
-    /// already normalized white space and replaced character references, except that it writes
-    /// each `&` as `&#38;` and leaves `&name;` for declared entities; this finishes the job.
-    /// Returns `nil` after failing.
-    func attributeValue(from start: UnsafePointer<xmlChar>, to end: UnsafePointer<xmlChar>) -> String? {
-        let length = end - start
-        guard memchr(start, 0x26, length) != nil else {
-            return String(decoding: UnsafeBufferPointer(start: start, count: length), as: UTF8.self)
-        }
-        var output: [UInt8] = []
-        output.reserveCapacity(length)
-        guard decodeReferences(UnsafeBufferPointer(start: start, count: length), into: &output, nesting: 0) else {
-            return nil
-        }
-        return String(decoding: output, as: UTF8.self)
-    }
+    // Attribute values arrive without entity substitution: libxml2 has already normalized
+    // white space and replaced character references, except that it writes each `&` as
+    // `&#38;` and leaves `&name;` for declared entities. `decodeReferences` finishes the job.
 
     /// Replaces `&#N;`, `&#xH;`, the predefined entities and declared internal entities in
     /// `input`. Replacement text of declared entities is decoded recursively with its white
     /// space normalized to spaces (XML 1.0 §3.3.3).
-    private func decodeReferences(_ input: UnsafeBufferPointer<UInt8>, into output: inout [UInt8], nesting: Int) -> Bool {
+    func decodeReferences(_ input: UnsafeBufferPointer<UInt8>, into output: inout [UInt8], nesting: Int) -> Bool {
         // libxml2's own entity nesting ceiling.
         if nesting > 40 {
             fail(.entityExpansionLimitExceeded, "Entity references are nested more than 40 deep")

@@ -3,23 +3,20 @@ internal import CLibXML2
 /// What the SAX callbacks do once they have found their ``SAXParserContext``: turn libxml2's
 /// UTF-8 pointers into Swift values, enforce the limits, and hand events to the sink.
 extension SAXParserContext {
-    @inline(__always)
-    private var dictionary: xmlDictPtr? { context?.pointee.dict }
-
     /// Whether libxml2 is inside the document type declaration, where comments and processing
     /// instructions are not document content.
     private var isInSubset: Bool { (context?.pointee.inSubset ?? 0) != 0 }
 
     func startDocument() {
         guard !hasFailed else { return }
-        do { try sink.didStartDocument() } catch { fail(error) }
+        do { try withSink { try $0.didStartDocument() } } catch { fail(error) }
     }
 
     func endDocument() {
         guard !hasFailed else { return }
         flushText()
         guard !hasFailed else { return }
-        do { try sink.didEndDocument() } catch { fail(error) }
+        do { try withSink { try $0.didEndDocument() } } catch { fail(error) }
     }
 
     func startElement(
@@ -28,108 +25,112 @@ extension SAXParserContext {
         attributeCount: Int, attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?
     ) {
         guard !hasFailed else { return }
-        if text.kind != .none {
+        if state.pointee.text.kind != .none {
             flushText()
             guard !hasFailed else { return }
         }
-        depth += 1
-        if depth > options.limits.maximumDepth {
+        state.pointee.depth += 1
+        if state.pointee.depth > options.limits.maximumDepth {
             return fail(.depthLimitExceeded, "Elements are nested deeper than \(options.limits.maximumDepth) levels")
         }
         if attributeCount > options.limits.maximumAttributes {
             return fail(.tooManyAttributes, "An element has more than \(options.limits.maximumAttributes) attributes")
         }
-        let dictionary = dictionary
-        let name = names.name(localName, dictionary: dictionary)
-        let prefixName = names.optionalName(prefix, dictionary: dictionary)
-        let namespaceURI = names.optionalName(uri, dictionary: dictionary)
-
-        var attributeList: [XMLAttribute] = []
+        var decoded = false
+        let buffer: UnsafeMutablePointer<SAXAttribute>
+        var count = 0
         if attributeCount > 0, let attributes {
-            attributeList.reserveCapacity(attributeCount)
+            state.pointee.reserveAttributes(attributeCount)
+            buffer = state.pointee.attributes
             // Five pointers per attribute: local name, prefix, URI, value start, value end.
             for index in 0..<attributeCount {
                 let fields = attributes + index * 5
-                guard let attributeName = fields[0], let valueStart = fields[3], let valueEnd = fields[4] else { continue }
-                guard let value = attributeValue(from: valueStart, to: valueEnd) else { return }
-                attributeList.append(XMLAttribute(
-                    name: names.name(attributeName, dictionary: dictionary),
-                    prefix: names.optionalName(fields[1], dictionary: dictionary),
-                    namespaceURI: names.optionalName(fields[2], dictionary: dictionary),
-                    value: value))
+                guard let name = fields[0], let start = fields[3], let end = fields[4] else { continue }
+                var attribute = SAXAttribute(
+                    localName: name, prefix: fields[1], namespaceURI: fields[2],
+                    value: UnsafeBufferPointer(start: start, count: end - start))
+                if memchr(start, 0x26, end - start) != nil {
+                    if !decoded { state.pointee.decodedValues.removeAll(keepingCapacity: true) }
+                    decoded = true
+                    let offset = state.pointee.decodedValues.count
+                    guard decodeReferences(attribute.value, into: &state.pointee.decodedValues, nesting: 0) else { return }
+                    attribute.decodedRange = offset..<state.pointee.decodedValues.count
+                }
+                buffer[count] = attribute
+                count += 1
             }
+        } else {
+            buffer = state.pointee.attributes
         }
-
-        var declarations: [XMLNamespaceDeclaration] = []
-        if namespaceCount > 0, let namespaces {
-            declarations.reserveCapacity(namespaceCount)
-            // Two pointers per declaration: prefix (NULL for the default namespace), URI.
-            for index in 0..<namespaceCount {
-                let fields = namespaces + index * 2
-                declarations.append(XMLNamespaceDeclaration(
-                    prefix: names.optionalName(fields[0], dictionary: dictionary),
-                    uri: names.optionalName(fields[1], dictionary: dictionary) ?? ""))
+        if decoded {
+            // The decoded values are complete, so their buffer no longer moves while the sink runs.
+            state.pointee.decodedValues.withUnsafeBufferPointer { values in
+                for index in 0..<count {
+                    if let range = buffer[index].decodedRange {
+                        buffer[index].value = UnsafeBufferPointer(rebasing: values[range])
+                    }
+                }
+                deliverStartElement(
+                    localName: localName, prefix: prefix, uri: uri, attributes: UnsafeBufferPointer(start: buffer, count: count),
+                    namespaceCount: namespaceCount, namespaces: namespaces)
             }
+        } else {
+            deliverStartElement(
+                localName: localName, prefix: prefix, uri: uri, attributes: UnsafeBufferPointer(start: buffer, count: count),
+                namespaceCount: namespaceCount, namespaces: namespaces)
         }
+    }
 
-        do {
-            try sink.didStartElement(
-                name: name, prefix: prefixName, namespaceURI: namespaceURI,
-                attributes: attributeList, namespaces: declarations)
-        } catch {
-            fail(error)
-        }
+    @inline(__always)
+    private func deliverStartElement(
+        localName: UnsafePointer<xmlChar>, prefix: UnsafePointer<xmlChar>?, uri: UnsafePointer<xmlChar>?,
+        attributes: UnsafeBufferPointer<SAXAttribute>,
+        namespaceCount: Int, namespaces: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?
+    ) {
+        let tag = SAXStartTag(
+            localName: localName, prefix: prefix, namespaceURI: uri, attributes: attributes,
+            namespaceCount: namespaceCount, namespaces: namespaces, dictionary: state.pointee.dictionary)
+        do { try withSink { try $0.didStartElement(tag) } } catch { fail(error) }
     }
 
     func endElement(localName: UnsafePointer<xmlChar>, prefix: UnsafePointer<xmlChar>?, uri: UnsafePointer<xmlChar>?) {
         guard !hasFailed else { return }
-        if text.kind != .none {
+        if state.pointee.text.kind != .none {
             flushText()
             guard !hasFailed else { return }
         }
-        depth -= 1
-        let dictionary = dictionary
-        do {
-            try sink.didEndElement(
-                name: names.name(localName, dictionary: dictionary),
-                prefix: names.optionalName(prefix, dictionary: dictionary),
-                namespaceURI: names.optionalName(uri, dictionary: dictionary))
-        } catch {
-            fail(error)
-        }
+        state.pointee.depth -= 1
+        let tag = SAXEndTag(localName: localName, prefix: prefix, namespaceURI: uri, dictionary: state.pointee.dictionary)
+        do { try withSink { try $0.didEndElement(tag) } } catch { fail(error) }
     }
 
     @inline(__always)
     func appendText(_ bytes: UnsafePointer<xmlChar>, count: Int, kind: TextBuffer.Kind) {
         guard !hasFailed else { return }
-        if text.kind != kind && text.kind != .none {
+        if state.pointee.text.kind != kind && state.pointee.text.kind != .none {
             flushText()
             guard !hasFailed else { return }
         }
-        if text.count + count > options.limits.maximumTextBytes {
+        if state.pointee.text.count + count > options.limits.maximumTextBytes {
             return fail(.textTooLarge, "A text node is longer than \(options.limits.maximumTextBytes) bytes")
         }
-        text.append(bytes, count: count, kind: kind)
+        state.pointee.text.append(bytes, count: count, kind: kind)
     }
 
     /// Delivers the text collected so far as one event.
     func flushText() {
-        let kind = text.kind
+        let kind = state.pointee.text.kind
         if kind == .none { return }
-        if kind == .text && options.dropsWhitespaceOnlyText && text.isWhitespaceOnly {
-            text.discard()
+        if kind == .text && options.dropsWhitespaceOnlyText && state.pointee.text.isWhitespaceOnly {
+            state.pointee.text.discard()
             return
         }
-        let string = text.take()
         do {
-            if kind == .cdata {
-                try sink.didFindCDATA(string)
-            } else {
-                try sink.didFindCharacters(string)
-            }
+            try withSink { try $0.didFindText(state.pointee.text.bytes, isCDATA: kind == .cdata) }
         } catch {
             fail(error)
         }
+        state.pointee.text.discard()
     }
 
     func comment(_ value: UnsafePointer<xmlChar>) {
@@ -141,7 +142,7 @@ extension SAXParserContext {
             return fail(.textTooLarge, "A comment is longer than \(options.limits.maximumTextBytes) bytes")
         }
         do {
-            try sink.didFindComment(String(decoding: UnsafeBufferPointer(start: value, count: length), as: UTF8.self))
+            try withSink { try $0.didFindComment(UnsafeBufferPointer(start: value, count: length)) }
         } catch {
             fail(error)
         }
@@ -151,9 +152,7 @@ extension SAXParserContext {
         guard !hasFailed, !isInSubset else { return }
         flushText()
         guard !hasFailed else { return }
-        let targetString = String(cString: target)
-        let dataString = data.map { String(cString: $0) } ?? ""
-        do { try sink.didFindProcessingInstruction(target: targetString, data: dataString) } catch { fail(error) }
+        do { try withSink { try $0.didFindProcessingInstruction(target: target, data: data) } } catch { fail(error) }
     }
 
     // MARK: Errors

@@ -1,15 +1,15 @@
 internal import CLibXML2
 
 /// One libxml2 SAX2 push parser context and everything Gannet keeps beside it: limits,
-/// counters, the text being coalesced, interned names, declared entities.
+/// counters, the text being coalesced, declared entities.
 ///
 /// Single-owner: one ``XMLStreamParser`` drives it from one thread at a time. libxml2 calls back
 /// into it only from inside `xmlParseChunk`, on that same thread.
 final class SAXParserContext {
-    /// The parser that owns this context. `unowned(unsafe)`: the parser holds the only
-    /// reference to this object, so it always outlives it, and the callbacks stay free of
-    /// reference counting.
-    unowned(unsafe) let sink: any SAXEventSink
+    /// Where events go. Unretained: whoever creates a context keeps its sink alive for as long
+    /// as it feeds the context (``XMLStreamParser`` owns both; ``XMLDocument`` holds the
+    /// builder across the parse), and the callbacks stay free of reference counting.
+    private let sinkReference: Unmanaged<SAXEventSink>
     let options: XMLParsingOptions
 
     private(set) var context: xmlParserCtxtPtr?
@@ -24,28 +24,30 @@ final class SAXParserContext {
 
     /// The first failure: an ``XMLError`` or an error a handler threw.
     private(set) var failure: (any Error)?
-    /// Mirrors `failure != nil` as a plain flag for the callbacks' fast path.
-    private(set) var hasFailed = false
 
-    var depth = 0
-    var text = TextBuffer()
-    let names = NameCache()
+    /// The state the callbacks touch on every event. It lives behind a pointer because stored
+    /// properties of a class are checked for exclusive access at run time on every mutation,
+    /// which cost a quarter of the parse time; this object is single-owner (see above), so the
+    /// check buys nothing here.
+    let state: UnsafeMutablePointer<SAXState>
     let entities: EntityTable?
-    var entityExpansions = 0
-    var entityExpansionBytes = 0
 
     /// Bytes handed to `xmlParseChunk` at once. Large enough to keep call overhead low, small
     /// enough that libxml2's buffer stays far from its 10 MB look-up limit.
     static let sliceSize = 64 * 1024
 
-    init(sink: any SAXEventSink, options: XMLParsingOptions) {
+    init(sink: SAXEventSink, options: XMLParsingOptions) {
         _ = LibXML2.initialized
-        self.sink = sink
+        sinkReference = .passUnretained(sink)
         self.options = options
         self.entities = options.allowsInternalEntities ? EntityTable() : nil
+        state = .allocate(capacity: 1)
+        state.initialize(to: SAXState())
     }
 
     deinit {
+        state.deinitialize(count: 1)
+        state.deallocate()
         guard let context else { return }
         if let document = context.pointee.myDoc { xmlFreeDoc(document) }
         xmlFreeParserCtxt(context)
@@ -120,6 +122,7 @@ final class SAXParserContext {
             try stop()
         }
         context = created
+        state.pointee.dictionary = created.pointee.dict
         // NONET blocks network access if anything were ever to be loaded. Deliberately absent:
         // NOENT (substitutes entities, loads external ones even with NONET), DTDLOAD, DTDATTR,
         // DTDVALID (load the external subset), HUGE (lifts libxml2's own size and depth limits),
@@ -142,9 +145,15 @@ final class SAXParserContext {
     private func stop() throws -> Never {
         if let context { xmlStopParser(context) }
         let failure = failure ?? XMLError(.malformed, "The parser stopped")
-        if let error = failure as? XMLError { sink.didFail(error) }
+        if let error = failure as? XMLError { withSink { $0.didFail(error) } }
         isFinished = true
         throw failure
+    }
+
+    /// Calls the sink without retaining it.
+    @inline(__always)
+    func withSink<Result>(_ body: (SAXEventSink) throws -> Result) rethrows -> Result {
+        try sinkReference._withUnsafeGuaranteedRef(body)
     }
 
     // MARK: Failing from inside callbacks
@@ -154,11 +163,14 @@ final class SAXParserContext {
     /// hold pointers into the buffers that halting frees.
     func fail(_ error: any Error) {
         guard !hasFailed else { return }
-        hasFailed = true
+        state.pointee.hasFailed = true
         failure = error
         context?.pointee.disableSAX = 1
-        text.discard()
+        state.pointee.text.discard()
     }
+
+    /// Whether parsing failed; checked first by every callback.
+    var hasFailed: Bool { state.pointee.hasFailed }
 
     /// Fails with `code` at the current position.
     func fail(_ code: XMLError.Code, _ message: String) {

@@ -45,13 +45,8 @@ struct TextBuffer: ~Copyable {
         return true
     }
 
-    /// The collected text as a string; empties the buffer. libxml2 delivers valid UTF-8, so
-    /// decoding never replaces anything.
-    mutating func take() -> String {
-        let string = String(decoding: UnsafeBufferPointer(start: storage, count: count), as: UTF8.self)
-        discard()
-        return string
-    }
+    /// The collected bytes, valid until the next mutation.
+    var bytes: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: storage, count: count) }
 
     /// Empties the buffer without making a string. A buffer grown by a large text node is
     /// shrunk back so one big node does not pin its memory for the rest of the document.
