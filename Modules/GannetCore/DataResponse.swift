@@ -3,8 +3,10 @@
 public struct DataResponse<Output: Sendable>: Sendable {
     /// The last request sent (after redirects), or the original one if nothing was sent.
     public let request: URLRequest?
-    /// The final HTTP response, if one arrived.
-    public let response: HTTPURLResponse?
+    /// The final HTTP response, if one arrived. Built on first access.
+    public var response: HTTPURLResponse? { eagerResponse ?? lazyResponse?.value }
+    private let eagerResponse: HTTPURLResponse?
+    private let lazyResponse: LazyResponse?
     /// The body as received, if any.
     public let data: Data?
     /// Timings and counters of the transfer.
@@ -15,7 +17,17 @@ public struct DataResponse<Output: Sendable>: Sendable {
     /// Creates a response; the session creates these, tests may too.
     public init(request: URLRequest?, response: HTTPURLResponse?, data: Data?, metrics: TaskMetrics?, result: Result<Output, any Error>) {
         self.request = request
-        self.response = response
+        eagerResponse = response
+        lazyResponse = nil
+        self.data = data
+        self.metrics = metrics
+        self.result = result
+    }
+
+    init(request: URLRequest?, lazyResponse: LazyResponse?, data: Data?, metrics: TaskMetrics?, result: Result<Output, any Error>) {
+        self.request = request
+        eagerResponse = nil
+        self.lazyResponse = lazyResponse
         self.data = data
         self.metrics = metrics
         self.result = result

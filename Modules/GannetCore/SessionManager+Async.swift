@@ -27,7 +27,9 @@ extension SessionManager {
         let box = TaskBox()
         return await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<DataResponse<Serializer.Output>, Never>) in
-                let task = dataTask(with: request, serializer: serializer) { response in
+                let body: BodySource? = request.httpBodyStream.map(BodySource.stream) ?? request.httpBody.map(BodySource.data)
+                let task = makeTask(kind: .data, request: request, body: body, serializer: serializer,
+                                    progress: ProgressHandlers(), direct: true) { response in
                     continuation.resume(returning: response)
                 }
                 box.set(task)
@@ -43,7 +45,8 @@ extension SessionManager {
         let box = TaskBox()
         let response = await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<DataResponse<Data>, Never>) in
-                let task = uploadTask(with: request, fromFile: fileURL, serializer: PassthroughResponseSerializer()) { response in
+                let task = makeTask(kind: .upload, request: request, body: .file(fileURL), serializer: PassthroughResponseSerializer(),
+                                    progress: ProgressHandlers(), direct: true) { response in
                     continuation.resume(returning: response)
                 }
                 box.set(task)

@@ -146,18 +146,19 @@ public final class SessionManager: Sendable {
                  progress: ProgressHandlers(upload: progress, download: nil), completionHandler: completionHandler)
     }
 
-    private func makeTask<Serializer: ResponseSerializing>(
+    func makeTask<Serializer: ResponseSerializing>(
         kind: SessionTask.Kind,
         request: URLRequest,
         body: BodySource?,
         serializer: Serializer,
         progress: ProgressHandlers,
+        direct: Bool = false,
         completionHandler: @escaping @Sendable (DataResponse<Serializer.Output>) -> Void
     ) -> SessionTask {
         let identifier = Self.nextIdentifier.wrappingAdd(1, ordering: .relaxed).oldValue
         let task = SessionTask(identifier: identifier, kind: kind, request: request, body: body, manager: self,
                                progress: progress) { task, outcome in
-            self.deliver(outcome, of: task, serializer: serializer, completionHandler: completionHandler)
+            self.deliver(outcome, of: task, serializer: serializer, direct: direct, completionHandler: completionHandler)
         }
         taskTable.withLock { $0[identifier] = task }
         return task
@@ -165,34 +166,59 @@ public final class SessionManager: Sendable {
 
     /// Runs the serializer on the processing queue, then the completion handler on the
     /// completion queue inside the completion group, then posts `gannetTaskDidComplete`.
+    ///
+    /// Two shortcuts keep small exchanges fast without changing what a caller sees: the
+    /// passthrough serializer (Gannet's own, constant time) runs where the transfer ended
+    /// instead of hopping to the processing queue, and `direct` delivery (the async API,
+    /// which only resumes a continuation) skips the completion queue. Each thread hop costs
+    /// more than a whole small exchange on loopback.
     private func deliver<Serializer: ResponseSerializing>(
         _ outcome: TransferOutcome,
         of task: SessionTask,
         serializer: Serializer,
+        direct: Bool,
         completionHandler: @escaping @Sendable (DataResponse<Serializer.Output>) -> Void
     ) {
         let (queue, group) = settings.withLock { ($0.completionQueue ?? ownCompletionQueue, $0.completionGroup) }
         let completionHook = hooks.withLock { $0.taskDidComplete }
-        group?.enter()
-        processingQueue.async {
+        let isPassthrough = Serializer.self == PassthroughResponseSerializer.self
+        if !direct { group?.enter() }
+        let work: @Sendable () -> Void = {
+            let lazy = outcome.lazyResponse
+            task.update { $0.lazyResponse = lazy }
+            // The passthrough serializer ignores the response; skip building it (see LazyResponse).
             let result = Result {
-                try serializer.serialize(request: outcome.request, response: outcome.response, data: outcome.data, error: outcome.error)
+                try serializer.serialize(request: outcome.request, response: isPassthrough ? nil : lazy?.value,
+                                         data: outcome.data, error: outcome.error)
             }
-            let response = DataResponse(request: outcome.request, response: outcome.response, data: outcome.data,
+            let response = DataResponse(request: outcome.request, lazyResponse: lazy, data: outcome.data,
                                         metrics: outcome.metrics, result: result)
             completionHook?(self, task, response.error)
-            queue.async {
-                completionHandler(response)
-                group?.leave()
+            let notify: @Sendable () -> Void = {
                 var userInfo: [AnyHashable: Any] = [TaskNotificationKey.responseSerializer: serializer]
-                if let data = outcome.data { userInfo[TaskNotificationKey.responseData] = data }
-                if let metrics = outcome.metrics { userInfo[TaskNotificationKey.metrics] = metrics }
+                if let data = response.data { userInfo[TaskNotificationKey.responseData] = data }
+                if let metrics = response.metrics { userInfo[TaskNotificationKey.metrics] = metrics }
                 switch result {
                 case .success(let value): userInfo[TaskNotificationKey.serializedResponse] = value
                 case .failure(let error): userInfo[TaskNotificationKey.error] = error
                 }
                 NotificationCenter.default.post(name: .gannetTaskDidComplete, object: task, userInfo: userInfo)
             }
+            if direct {
+                completionHandler(response)
+                self.processingQueue.async(execute: notify)
+            } else {
+                queue.async {
+                    completionHandler(response)
+                    group?.leave()
+                    notify()
+                }
+            }
+        }
+        if isPassthrough && completionHook == nil {
+            work()
+        } else {
+            processingQueue.async(execute: work)
         }
     }
 

@@ -32,10 +32,13 @@ public final class SessionTask: Sendable, Hashable, CustomStringConvertible {
     public let kind: Kind
     /// The request the task was created with.
     public let originalRequest: URLRequest?
-    /// Upload progress; cancelling, pausing or resuming it drives the task.
-    public let uploadProgress: Progress
-    /// Download progress; cancelling, pausing or resuming it drives the task.
-    public let downloadProgress: Progress
+    /// Upload progress; cancelling, pausing or resuming it drives the task. Created on first
+    /// access (most tasks never look), seeded from the task's counters.
+    public var uploadProgress: Progress { progress(upload: true) }
+    /// Download progress; cancelling, pausing or resuming it drives the task. Created on first
+    /// access, seeded from the task's counters.
+    public var downloadProgress: Progress { progress(upload: false) }
+    private let progressStore = Mutex<(upload: Progress?, download: Progress?)>((nil, nil))
 
     /// The manager keeps running tasks, and a task keeps its manager, as URLSession does.
     let manager: SessionManager
@@ -51,6 +54,7 @@ public final class SessionTask: Sendable, Hashable, CustomStringConvertible {
         var started = false
         var currentRequest: URLRequest?
         var response: HTTPURLResponse?
+        var lazyResponse: LazyResponse?
         var error: (any Error)?
         var taskDescription: String?
         var transfer: Transfer?
@@ -69,22 +73,43 @@ public final class SessionTask: Sendable, Hashable, CustomStringConvertible {
         self.body = body
         self.manager = manager
         self.onComplete = onComplete
-        uploadProgress = Progress(totalUnitCount: body == nil ? 0 : -1)
-        downloadProgress = Progress(totalUnitCount: -1)
-        storage = Mutex(Storage(currentRequest: request))
-        for progress in [uploadProgress, downloadProgress] {
+        storage = Mutex(Storage(currentRequest: request, countOfBytesExpectedToSend: body == nil ? 0 : -1))
+    }
+
+    private func progress(upload: Bool) -> Progress {
+        let counts = storage.withLock { storage in
+            upload ? (storage.countOfBytesExpectedToSend, storage.countOfBytesSent)
+                : (storage.countOfBytesExpectedToReceive, storage.countOfBytesReceived)
+        }
+        let (progress, created) = progressStore.withLock { store -> (Progress, Bool) in
+            if let existing = upload ? store.upload : store.download { return (existing, false) }
+            let progress = Progress(totalUnitCount: counts.0)
+            if upload { store.upload = progress } else { store.download = progress }
+            return (progress, true)
+        }
+        if created {
+            progress.completedUnitCount = counts.1
             progress.isCancellable = true
             progress.isPausable = true
             progress.cancellationHandler = { [weak self] in self?.cancel() }
             progress.pausingHandler = { [weak self] in self?.suspend() }
             progress.resumingHandler = { [weak self] in self?.resume() }
         }
+        return progress
+    }
+
+    /// The progress object if someone already asked for it.
+    func existingProgress(upload: Bool) -> Progress? {
+        progressStore.withLock { upload ? $0.upload : $0.download }
     }
 
     /// The request being sent now; differs from ``originalRequest`` after a redirect.
     public var currentRequest: URLRequest? { storage.withLock { $0.currentRequest } }
     /// The response, once its headers arrived.
-    public var response: URLResponse? { storage.withLock { $0.response } }
+    public var response: URLResponse? {
+        let (eager, lazy) = storage.withLock { ($0.response, $0.lazyResponse) }
+        return eager ?? lazy?.value
+    }
     /// The error the task completed with, if any.
     public var error: (any Error)? { storage.withLock { $0.error } }
     /// Where the task is in its life.
@@ -181,6 +206,7 @@ public final class SessionTask: Sendable, Hashable, CustomStringConvertible {
             storage.error = outcome.error
             storage.transfer = nil
             if let response = outcome.response { storage.response = response }
+            if let expected = outcome.head?.expectedContentLength { storage.countOfBytesExpectedToReceive = expected }
             if let request = outcome.request { storage.currentRequest = request }
         }
         manager.taskDidFinishTransfer(self)
@@ -197,11 +223,19 @@ public final class SessionTask: Sendable, Hashable, CustomStringConvertible {
 
 /// What the engine hands back when a transfer ends.
 struct TransferOutcome: @unchecked Sendable {
-    // @unchecked: URLRequest and HTTPURLResponse are value/immutable objects created on the
-    // engine thread and never mutated after this point.
+    // @unchecked: URLRequest, HTTPURLResponse and the error are values or immutable objects
+    // created on the engine thread and never mutated after this point.
     var request: URLRequest?
     var response: HTTPURLResponse?
+    var head: ResponseHead? = nil
     var data: Data?
     var error: (any Error)?
     var metrics: TaskMetrics?
+
+    /// The response, built now if a hook already needed it, else on first access.
+    var lazyResponse: LazyResponse? {
+        if let response { return LazyResponse(prebuilt: response) }
+        guard let head, let url = request?.url else { return nil }
+        return LazyResponse(head: head, url: url)
+    }
 }

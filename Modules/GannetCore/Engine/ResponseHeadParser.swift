@@ -1,49 +1,8 @@
 /// Parses header lines as libcurl delivers them, one block per response (informational 1xx
 /// blocks, redirects, the final response), enforcing Gannet's limits. A value type with no
-/// I/O, so every malformed case is testable without a socket.
+/// I/O, so every malformed case is testable without a socket. Works on bytes: Foundation's
+/// string trimming and case-insensitive comparison cost more than the whole HTTP exchange.
 struct ResponseHeadParser {
-    struct Head: Equatable {
-        var statusCode: Int
-        var httpVersion: String
-        /// Header fields in arrival order, names as sent.
-        var fields: [(name: String, value: String)]
-
-        static func == (a: Head, b: Head) -> Bool {
-            a.statusCode == b.statusCode && a.httpVersion == b.httpVersion
-                && a.fields.elementsEqual(b.fields, by: { $0.name == $1.name && $0.value == $1.value })
-        }
-
-        /// The first value of `name`, compared case-insensitively.
-        func value(_ name: String) -> String? {
-            fields.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
-        }
-
-        /// Fields merged the way `HTTPURLResponse` wants them: repeated names joined by ", ".
-        var mergedFields: [String: String] {
-            var merged: [String: String] = [:]
-            var canonical: [String: String] = [:]
-            for (name, value) in fields {
-                let key = name.lowercased()
-                if let existing = canonical[key] {
-                    merged[existing] = merged[existing]! + ", " + value
-                } else {
-                    canonical[key] = name
-                    merged[name] = value
-                }
-            }
-            return merged
-        }
-    }
-
-    enum Event: Equatable {
-        /// More lines are needed.
-        case needMore
-        /// An informational (1xx) block ended; its lines are discarded.
-        case informational(Int)
-        /// A complete non-1xx response head.
-        case complete(Head)
-    }
-
     let limits: SessionConfiguration.Limits
     private var statusLine: (code: Int, version: String)?
     private var fields: [(name: String, value: String)] = []
@@ -51,29 +10,37 @@ struct ResponseHeadParser {
     private var informationalCount = 0
     private var contentLength: String?
 
+    enum Event: Equatable {
+        /// More lines are needed.
+        case needMore
+        /// An informational (1xx) block ended; its lines are discarded.
+        case informational(Int)
+        /// A complete non-1xx response head.
+        case complete(ResponseHead)
+    }
+
     init(limits: SessionConfiguration.Limits) {
         self.limits = limits
     }
 
     /// Feeds one line, CRLF included or not. Throws `GannetError` on a violation or limit.
-    mutating func consume(_ bytes: UnsafeRawBufferPointer) throws -> Event {
-        headerBytes += bytes.count
+    mutating func consume(_ raw: UnsafeRawBufferPointer) throws -> Event {
+        headerBytes += raw.count
         if headerBytes > limits.maximumHeaderBytes {
             throw GannetError(.headersTooLarge, "The response headers exceed \(limits.maximumHeaderBytes) bytes")
         }
+        let bytes = raw.bindMemory(to: UInt8.self)
         var end = bytes.count
         while end > 0, bytes[end - 1] == 0x0A || bytes[end - 1] == 0x0D { end -= 1 }
-        let line = UnsafeRawBufferPointer(rebasing: bytes[0..<end])
+        let line = UnsafeBufferPointer(rebasing: bytes[0..<end])
         if line.contains(0) {
             throw GannetError(.protocolViolation, "The response has a NUL byte in its headers")
         }
 
         if line.isEmpty {
-            guard let status = statusLine else {
-                // A blank line with no status line before it: curl re-delivers the terminating
-                // blank line after an unpause; the caller ignores it.
-                return .needMore
-            }
+            // A blank line outside a block is curl re-delivering the terminating line after
+            // an unpause; it ends nothing.
+            guard let status = statusLine else { return .needMore }
             defer { reset() }
             if (100..<200).contains(status.code) && status.code != 101 {
                 informationalCount += 1
@@ -82,34 +49,34 @@ struct ResponseHeadParser {
                 }
                 return .informational(status.code)
             }
-            return .complete(Head(statusCode: status.code, httpVersion: status.version, fields: fields))
+            return .complete(ResponseHead(statusCode: status.code, httpVersion: status.version, fields: fields))
         }
 
-        let text = String(decoding: line, as: UTF8.self)
         if statusLine == nil {
-            statusLine = try Self.parseStatusLine(text)
+            statusLine = try Self.parseStatusLine(line)
             return .needMore
         }
-        if text.first == " " || text.first == "\t" {
+        if line[0] == 0x20 || line[0] == 0x09 {
             // obs-fold: a continuation of the previous field's value (RFC 9112 §5.2).
             guard !fields.isEmpty else {
                 throw GannetError(.protocolViolation, "The response starts its headers with a continuation line")
             }
-            fields[fields.count - 1].value += " " + text.trimmingCharacters(in: .whitespaces)
+            fields[fields.count - 1].value += " " + String(decoding: Self.trimmed(line), as: UTF8.self)
             return .needMore
         }
-        guard let colon = text.firstIndex(of: ":") else {
+        guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else {
             throw GannetError(.protocolViolation, "The response has a header line without a colon")
         }
-        let name = String(text[..<colon])
-        let value = text[text.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-        guard RequestValidation.isToken(name) else {
+        let nameBytes = UnsafeBufferPointer(rebasing: line[0..<colon])
+        guard !nameBytes.isEmpty, nameBytes.allSatisfy(RequestValidation.isTokenByte) else {
             throw GannetError(.protocolViolation, "The response has an invalid header name")
         }
         if fields.count >= limits.maximumHeaderCount {
             throw GannetError(.headersTooLarge, "The response has more than \(limits.maximumHeaderCount) header lines")
         }
-        if name.caseInsensitiveCompare("Content-Length") == .orderedSame {
+        let name = String(decoding: nameBytes, as: UTF8.self)
+        let value = String(decoding: Self.trimmed(UnsafeBufferPointer(rebasing: line[(colon + 1)...])), as: UTF8.self)
+        if ASCII.equalsIgnoringCase(name, "content-length") {
             if let previous = contentLength, previous != value {
                 throw GannetError(.protocolViolation, "The response has conflicting Content-Length headers")
             }
@@ -119,9 +86,6 @@ struct ResponseHeadParser {
         return .needMore
     }
 
-    /// Whether a status line has been seen in the current block.
-    var isInsideBlock: Bool { statusLine != nil }
-
     private mutating func reset() {
         statusLine = nil
         fields = []
@@ -129,13 +93,80 @@ struct ResponseHeadParser {
         headerBytes = 0
     }
 
+    private static func trimmed(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
+        var start = bytes.startIndex, end = bytes.endIndex
+        while start < end, bytes[start] == 0x20 || bytes[start] == 0x09 { start += 1 }
+        while end > start, bytes[end - 1] == 0x20 || bytes[end - 1] == 0x09 { end -= 1 }
+        return UnsafeBufferPointer(rebasing: bytes[start..<end])
+    }
+
     /// `HTTP/1.1 200 OK`, `HTTP/2 204`, `HTTP/1.0 404 Not Found`.
-    static func parseStatusLine(_ line: String) throws -> (code: Int, version: String) {
-        let parts = line.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: false)
-        guard parts.count >= 2, parts[0].hasPrefix("HTTP/"),
-              parts[1].count == 3, let code = Int(parts[1]), (100...999).contains(code) else {
-            throw GannetError(.protocolViolation, "The response has a malformed status line \(String(line.prefix(80)).debugDescription)")
+    static func parseStatusLine(_ line: UnsafeBufferPointer<UInt8>) throws -> (code: Int, version: String) {
+        let malformed = GannetError(.protocolViolation, "The response has a malformed status line \(String(decoding: line.prefix(80), as: UTF8.self).debugDescription)")
+        guard let space = line.firstIndex(of: 0x20), space >= 5,
+              line[0] == UInt8(ascii: "H"), line[1] == UInt8(ascii: "T"), line[2] == UInt8(ascii: "T"),
+              line[3] == UInt8(ascii: "P"), line[4] == UInt8(ascii: "/"),
+              line.count >= space + 4 else { throw malformed }
+        var code = 0
+        for index in (space + 1)...(space + 3) {
+            let digit = line[index]
+            guard digit >= 0x30 && digit <= 0x39 else { throw malformed }
+            code = code * 10 + Int(digit - 0x30)
         }
-        return (code, String(parts[0]))
+        guard code >= 100, line.count == space + 4 || line[space + 4] == 0x20 else { throw malformed }
+        return (code, String(decoding: UnsafeBufferPointer(rebasing: line[0..<space]), as: UTF8.self))
+    }
+}
+
+/// A parsed response head; turned into an `HTTPURLResponse` only when someone needs one,
+/// because Foundation's initializer is the most expensive step of a small exchange.
+struct ResponseHead: Equatable, Sendable {
+    var statusCode: Int
+    var httpVersion: String
+    /// Header fields in arrival order, names as sent.
+    var fields: [(name: String, value: String)]
+
+    static func == (a: ResponseHead, b: ResponseHead) -> Bool {
+        a.statusCode == b.statusCode && a.httpVersion == b.httpVersion
+            && a.fields.elementsEqual(b.fields, by: { $0.name == $1.name && $0.value == $1.value })
+    }
+
+    /// The first value of `name`, compared case-insensitively.
+    func value(_ name: String) -> String? {
+        fields.first { ASCII.equalsIgnoringCase($0.name, name) }?.value
+    }
+
+    /// The declared body length, `-1` when absent or invalid.
+    var expectedContentLength: Int64 {
+        value("Content-Length").flatMap { Int64($0) } ?? -1
+    }
+
+    /// Fields merged the way `HTTPURLResponse` wants them: repeated names joined by ", ".
+    var mergedFields: [String: String] {
+        var merged: [String: String] = [:]
+        var canonical: [String: String] = [:]
+        for (name, value) in fields {
+            let key = name.lowercased()
+            if let existing = canonical[key] {
+                merged[existing]! += ", " + value
+            } else {
+                canonical[key] = name
+                merged[name] = value
+            }
+        }
+        return merged
+    }
+
+    func makeResponse(url: URL) -> HTTPURLResponse? {
+        HTTPURLResponse(url: url, statusCode: statusCode, httpVersion: httpVersion, headerFields: mergedFields)
+    }
+}
+
+enum ASCII {
+    /// ASCII case-insensitive equality, without Foundation.
+    static func equalsIgnoringCase(_ a: String, _ b: String) -> Bool {
+        a.utf8.count == b.utf8.count && zip(a.utf8, b.utf8).allSatisfy { x, y in
+            x == y || (x | 0x20 == y | 0x20 && (x | 0x20) >= 0x61 && (x | 0x20) <= 0x7A)
+        }
     }
 }

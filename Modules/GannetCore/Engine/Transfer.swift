@@ -25,6 +25,9 @@ final class Transfer: @unchecked Sendable {
     private var redirectBodyBytes = 0
     private var followWithoutBody = false
     private var redirectCount = 0
+    private var head: ResponseHead?
+    /// Built from `head` only when a hook needs it during the transfer; otherwise the
+    /// processing queue builds it, off the engine thread.
     private var response: HTTPURLResponse?
     private var body = Data()
     private var receivedBytes: Int64 = 0
@@ -97,6 +100,7 @@ final class Transfer: @unchecked Sendable {
         redirectBodyBytes = 0
         followWithoutBody = false
         response = nil
+        head = nil
         reader = nil
         stopError = nil
         sentBytes = 0
@@ -112,8 +116,8 @@ final class Transfer: @unchecked Sendable {
             return next
         }
         if code == CURLE_OK {
-            if let response {
-                finish(outcome: TransferOutcome(request: request, response: response, data: body, error: nil, metrics: metrics))
+            if head != nil {
+                finish(outcome: TransferOutcome(request: request, response: response, head: head, data: body, error: nil, metrics: metrics))
             } else {
                 let error = GannetError(.protocolViolation, "The server closed the connection without a complete response", failingURL: request.url)
                 finish(error: TransportError.urlError(gannet: error, url: request.url))
@@ -127,7 +131,7 @@ final class Transfer: @unchecked Sendable {
 
     /// Completes the task with an error. Safe to call once; later calls are ignored.
     func finish(error: any Error) {
-        finish(outcome: TransferOutcome(request: request, response: response, data: response == nil ? nil : body,
+        finish(outcome: TransferOutcome(request: request, response: response, head: head, data: head == nil ? nil : body,
                                         error: error, metrics: metrics))
     }
 
@@ -237,7 +241,7 @@ final class Transfer: @unchecked Sendable {
         let length = source.knownLength(declared: declaredLength)
         expectedToSend = length ?? -1
         task.update { $0.countOfBytesExpectedToSend = length ?? -1 }
-        task.uploadProgress.totalUnitCount = length ?? -1
+        task.existingProgress(upload: true)?.totalUnitCount = length ?? -1
         easy.set(CURLOPT_POST, true)
         _ = ccurl_easy_setopt_read_function(easy.raw, transferReadCallback)
         easy.set(CURLOPT_READDATA, pointer: Unmanaged.passUnretained(self).toOpaque())
@@ -278,14 +282,16 @@ final class Transfer: @unchecked Sendable {
         }
     }
 
-    private func didReceiveHead(_ head: ResponseHeadParser.Head, lineLength: Int) -> Int {
+    /// The response of this hop as an `HTTPURLResponse`, built on first use.
+    private func materializedResponse() -> HTTPURLResponse? {
+        if response == nil, let head, let url = request.url { response = head.makeResponse(url: url) }
+        return response
+    }
+
+    private func didReceiveHead(_ head: ResponseHead, lineLength: Int) -> Int {
         headComplete = true
-        guard let url = request.url,
-              let response = HTTPURLResponse(url: url, statusCode: head.statusCode, httpVersion: head.httpVersion, headerFields: head.mergedFields) else {
-            stopError = TransportError.urlError(gannet: GannetError(.protocolViolation, "The response head could not be read", failingURL: request.url), url: request.url)
-            return 0
-        }
-        self.response = response
+        self.head = head
+        guard let url = request.url else { return 0 }
         metrics.httpVersion = head.httpVersion
 
         if Redirection.isRedirect(head.statusCode) {
@@ -303,7 +309,7 @@ final class Transfer: @unchecked Sendable {
                     return 0
                 }
                 var next: URLRequest? = proposed
-                if let hook = hooks.taskWillPerformHTTPRedirection {
+                if let hook = hooks.taskWillPerformHTTPRedirection, let response = materializedResponse() {
                     next = hook(task.manager, task, response, proposed)
                 }
                 if let next {
@@ -318,20 +324,22 @@ final class Transfer: @unchecked Sendable {
             }
         }
 
-        let expected = response.expectedContentLength
+        let expected = head.expectedContentLength
+        let needsResponse = hooks.dataTaskDidReceiveResponse != nil || hooks.dataTaskDidReceiveResponseDeferred != nil
+        let response = needsResponse ? materializedResponse() : nil
         task.update {
-            $0.response = response
+            if let response { $0.response = response }
             $0.countOfBytesExpectedToReceive = expected
         }
-        task.downloadProgress.totalUnitCount = expected
+        task.existingProgress(upload: false)?.totalUnitCount = expected
         if expected > 0 {
             body.reserveCapacity(Int(min(expected, configuration.limits.maximumBodyBytes, 64 << 20)))
         }
-        if let decide = hooks.dataTaskDidReceiveResponse, decide(task.manager, task, response) == .cancel {
+        if let decide = hooks.dataTaskDidReceiveResponse, let response, decide(task.manager, task, response) == .cancel {
             stopError = TransportError.make(.cancelled, underlying: GannetError(.transport, "Cancelled by the response disposition", failingURL: url), url: url)
             return 0
         }
-        if let deferred = hooks.dataTaskDidReceiveResponseDeferred {
+        if let deferred = hooks.dataTaskDidReceiveResponseDeferred, let response {
             isAwaitingDisposition = true
             let engine = self.engine
             let transfer = self
@@ -401,15 +409,15 @@ final class Transfer: @unchecked Sendable {
             $0.countOfBytesSent = sent
         }
         let handlers = task.progressHandlers
-        if handlers.download != nil || final {
-            task.downloadProgress.completedUnitCount = received
-            if final && task.downloadProgress.totalUnitCount < received { task.downloadProgress.totalUnitCount = received }
-            handlers.download?(task.downloadProgress)
+        if let download = handlers.download.map({ _ in task.downloadProgress }) ?? task.existingProgress(upload: false) {
+            download.completedUnitCount = received
+            if final && download.totalUnitCount < received { download.totalUnitCount = received }
+            handlers.download?(download)
         }
-        if handlers.upload != nil || final {
-            task.uploadProgress.completedUnitCount = sent
-            if final && task.uploadProgress.totalUnitCount < sent { task.uploadProgress.totalUnitCount = sent }
-            handlers.upload?(task.uploadProgress)
+        if let upload = handlers.upload.map({ _ in task.uploadProgress }) ?? task.existingProgress(upload: true) {
+            upload.completedUnitCount = sent
+            if final && upload.totalUnitCount < sent { upload.totalUnitCount = sent }
+            handlers.upload?(upload)
         }
     }
 

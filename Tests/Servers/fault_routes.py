@@ -1,0 +1,263 @@
+"""The fault server's routes: each answers one request, most of them wrongly on purpose.
+
+A handler gets the parsed request and the connection's streams and returns whether the
+connection may carry another request. README.md lists every route with what curl makes of it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+import struct
+from dataclasses import dataclass
+
+from bombs import Bombs
+
+
+@dataclass
+class Request:
+    method: str
+    target: str
+    path: str
+    query: dict[str, str]
+    head: bytes  # the request line and headers exactly as received
+    body_length: int
+    body_sha256: str
+    closes: bool  # the client asked to close after this request
+
+
+def head(status: str, headers: list[tuple[str, str]] | None = None) -> bytes:
+    lines = [f"HTTP/1.1 {status}"] + [f"{k}: {v}" for k, v in (headers or [])]
+    return ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1")
+
+
+def simple(status: str, body: bytes, extra: list[tuple[str, str]] | None = None, close: bool = False) -> bytes:
+    headers = [("Content-Type", "text/plain"), ("Content-Length", str(len(body)))] + (extra or [])
+    if close:
+        headers.append(("Connection", "close"))
+    return head(status, headers) + body
+
+
+async def _finish(writer: asyncio.StreamWriter, data: bytes, keep_alive: bool = True) -> bool:
+    writer.write(data)
+    await writer.drain()
+    if not keep_alive:
+        writer.close()
+    return keep_alive
+
+
+def _int(request: Request, name: str, default: int) -> int:
+    return int(request.query.get(name, default))
+
+
+class Routes:
+    """Route table of one fault server; `canary_count` is read from the server that owns it."""
+
+    def __init__(self, canary_count) -> None:
+        self._canary_count = canary_count
+        self._bombs: asyncio.Future | None = None
+        self.exact = {
+            "/ok": self.ok,
+            "/echo": self.echo,
+            "/upload-digest": self.upload_digest,
+            "/canary/count": self.canary,
+            "/redirect": self.redirect,
+            "/loop-a": self.loop,
+            "/loop-b": self.loop,
+            "/truncated": self.truncated,
+            "/double-length": self.double_length,
+            "/bad-chunk": self.bad_chunk,
+            "/overflow-chunk": self.overflow_chunk,
+            "/chunk-close": self.chunk_close,
+            "/reset": self.reset,
+            "/reset-immediately": self.reset_immediately,
+            "/empty-reply": self.empty_reply,
+            "/stall": self.stall,
+            "/stall-body": self.stall_body,
+            "/slowloris": self.slowloris,
+            "/slow-body": self.slow_body,
+            "/never-ends": self.never_ends,
+            "/huge-header": self.huge_header,
+            "/many-headers": self.many_headers,
+            "/bad-status": self.bad_status,
+            "/nul-header": self.nul_header,
+            "/1xx-flood": self.informational_flood,
+            "/gzip-bomb": self.bomb,
+            "/deflate-bomb": self.bomb,
+            "/brotli-bomb": self.bomb,
+            "/stacked-encoding": self.bomb,
+        }
+        self.prefixed = {"/chain/": self.chain, "/delay-ms/": self.delay, "/status/": self.status}
+
+    def start_building_bombs(self) -> None:
+        self._bombs = asyncio.get_running_loop().run_in_executor(None, Bombs)
+
+    def handler(self, path: str):
+        if path in self.exact:
+            return self.exact[path]
+        for prefix, handler in self.prefixed.items():
+            if path.startswith(prefix):
+                return handler
+        return self.not_found
+
+    # MARK: well-formed
+
+    async def ok(self, request, reader, writer) -> bool:
+        return await _finish(writer, simple("200 OK", b"ok"))
+
+    async def not_found(self, request, reader, writer) -> bool:
+        return await _finish(writer, simple("404 Not Found", f"no fault route {request.path}\n".encode()))
+
+    async def echo(self, request, reader, writer) -> bool:
+        """The request head byte for byte, then the body's length and SHA-256."""
+        body = request.head + f"body-length: {request.body_length}\nbody-sha256: {request.body_sha256}\n".encode()
+        return await _finish(writer, simple("200 OK", body, [("Content-Type", "application/octet-stream")]))
+
+    async def upload_digest(self, request, reader, writer) -> bool:
+        return await _finish(writer, simple("200 OK", f"{request.body_length} {request.body_sha256}".encode()))
+
+    async def canary(self, request, reader, writer) -> bool:
+        return await _finish(writer, simple("200 OK", str(self._canary_count()).encode()))
+
+    async def status(self, request, reader, writer) -> bool:
+        code = int(request.path.removeprefix("/status/"))
+        body = b"" if code in (204, 304) or request.method == "HEAD" else f"status {code}\n".encode()
+        return await _finish(writer, head(f"{code} Status", [("Content-Length", str(len(body)))]) + body)
+
+    async def delay(self, request, reader, writer) -> bool:
+        await asyncio.sleep(int(request.path.removeprefix("/delay-ms/")) / 1000)
+        return await _finish(writer, simple("200 OK", b"ok"))
+
+    async def redirect(self, request, reader, writer) -> bool:
+        status = _int(request, "status", 302)
+        location = request.query.get("to", "/ok")
+        return await _finish(writer, simple(f"{status} Redirect", b"", [("Location", location)]))
+
+    async def loop(self, request, reader, writer) -> bool:
+        other = "/loop-b" if request.path == "/loop-a" else "/loop-a"
+        return await _finish(writer, simple("302 Found", b"", [("Location", other)]))
+
+    async def chain(self, request, reader, writer) -> bool:
+        remaining = int(request.path.removeprefix("/chain/"))
+        if remaining > 0:
+            return await _finish(writer, simple("302 Found", b"", [("Location", f"/chain/{remaining - 1}")]))
+        return await _finish(writer, simple("200 OK", b"done"))
+
+    # MARK: broken framing
+
+    async def truncated(self, request, reader, writer) -> bool:
+        return await _finish(writer, head("200 OK", [("Content-Length", "1000")]) + b"x" * 500, keep_alive=False)
+
+    async def double_length(self, request, reader, writer) -> bool:
+        data = head("200 OK", [("Content-Length", "5"), ("Content-Length", "10")]) + b"hello"
+        return await _finish(writer, data, keep_alive=False)
+
+    async def bad_chunk(self, request, reader, writer) -> bool:
+        data = head("200 OK", [("Transfer-Encoding", "chunked")]) + b"zz\r\nhello\r\n0\r\n\r\n"
+        return await _finish(writer, data, keep_alive=False)
+
+    async def overflow_chunk(self, request, reader, writer) -> bool:
+        data = head("200 OK", [("Transfer-Encoding", "chunked")]) + b"ffffffffffffffffff\r\nhello\r\n"
+        return await _finish(writer, data, keep_alive=False)
+
+    async def chunk_close(self, request, reader, writer) -> bool:
+        data = head("200 OK", [("Transfer-Encoding", "chunked")]) + b"5\r\nhello\r\n"
+        return await _finish(writer, data, keep_alive=False)
+
+    # MARK: dropped and stalled connections
+
+    async def reset(self, request, reader, writer) -> bool:
+        """The head and 256 KiB of a 1 MiB body, then an RST (SO_LINGER 0) instead of a FIN."""
+        writer.transport.set_write_buffer_limits(0)
+        writer.write(head("200 OK", [("Content-Length", str(1024 * 1024))]) + b"r" * (256 * 1024))
+        await writer.drain()
+        await asyncio.sleep(0.2)  # let the partial body reach the client before the reset
+        _abort_with_reset(writer)
+        return False
+
+    async def reset_immediately(self, request, reader, writer) -> bool:
+        _abort_with_reset(writer)
+        return False
+
+    async def empty_reply(self, request, reader, writer) -> bool:
+        writer.close()
+        return False
+
+    async def stall(self, request, reader, writer) -> bool:
+        await reader.read()  # hold the connection until the client gives up
+        return False
+
+    async def stall_body(self, request, reader, writer) -> bool:
+        """Headers and 10 of 1000 body bytes, then nothing until the client gives up."""
+        writer.write(head("200 OK", [("Content-Length", "1000")]) + b"s" * 10)
+        await writer.drain()
+        await reader.read()
+        return False
+
+    async def slowloris(self, request, reader, writer) -> bool:
+        writer.write(head("200 OK", [("Content-Length", "1000000")]))
+        while True:
+            await writer.drain()
+            await asyncio.sleep(2)
+            writer.write(b"x")
+
+    async def slow_body(self, request, reader, writer) -> bool:
+        """`bytes` (default 100) body bytes, one every `interval_ms` (default 100), then done."""
+        total, interval = _int(request, "bytes", 100), _int(request, "interval_ms", 100) / 1000
+        writer.write(head("200 OK", [("Content-Length", str(total))]))
+        for _ in range(total):
+            await writer.drain()
+            await asyncio.sleep(interval)
+            writer.write(b"d")
+        await writer.drain()
+        return True
+
+    async def never_ends(self, request, reader, writer) -> bool:
+        writer.write(head("200 OK", [("Transfer-Encoding", "chunked")]))
+        chunk = b"%x\r\n%s\r\n" % (65536, b"n" * 65536)
+        while True:
+            writer.write(chunk)
+            await writer.drain()
+
+    # MARK: oversized and malformed heads
+
+    async def huge_header(self, request, reader, writer) -> bool:
+        data = simple("200 OK", b"ok", [("X-Huge", "h" * (1024 * 1024))], close=True)
+        return await _finish(writer, data, keep_alive=False)
+
+    async def many_headers(self, request, reader, writer) -> bool:
+        data = simple("200 OK", b"ok", [(f"X-Header-{i}", "v") for i in range(10_000)], close=True)
+        return await _finish(writer, data, keep_alive=False)
+
+    async def bad_status(self, request, reader, writer) -> bool:
+        return await _finish(writer, b"HTTP/1.1 OK 200 Garbage\r\nContent-Length: 2\r\n\r\nok", keep_alive=False)
+
+    async def nul_header(self, request, reader, writer) -> bool:
+        data = head("200 OK", [("Content-Length", "2"), ("X-Nul", "a\x00b")]) + b"ok"
+        return await _finish(writer, data, keep_alive=False)
+
+    async def informational_flood(self, request, reader, writer) -> bool:
+        data = b"HTTP/1.1 100 Continue\r\n\r\n" * _int(request, "count", 1000)
+        return await _finish(writer, data + simple("200 OK", b"ok", close=True), keep_alive=False)
+
+    # MARK: compression bombs
+
+    async def bomb(self, request, reader, writer) -> bool:
+        bombs: Bombs = await asyncio.shield(self._bombs)
+        body, encoding = {
+            "/gzip-bomb": (bombs.gzip, "gzip"),
+            "/deflate-bomb": (bombs.deflate, "deflate"),
+            "/brotli-bomb": (bombs.brotli, "br"),
+            "/stacked-encoding": (bombs.stacked_gzip, "gzip, gzip"),
+        }[request.path]
+        if body is None:
+            return await _finish(writer, simple("501 Not Implemented", b"install the brotli module\n"))
+        return await _finish(
+            writer, simple("200 OK", body, [("Content-Type", "application/octet-stream"), ("Content-Encoding", encoding)])
+        )
+
+
+def _abort_with_reset(writer: asyncio.StreamWriter) -> None:
+    sock = writer.get_extra_info("socket")
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+    writer.transport.abort()

@@ -1,0 +1,134 @@
+"""nginx configuration for one test run: plain HTTP/1.1, cleartext HTTP/2, and one TLS server per variant.
+
+Written for nginx 1.22 (Debian 12): HTTP/2 is `listen ... ssl http2;`, and every path is absolute
+because relative `ssl_certificate` paths resolve against the config file's folder, not `-p`.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Variant:
+    leaf: str  # key in certificates.generate()["leaves"]
+    host: str  # the host a client is told to connect to, so the variant fails or passes for one reason
+    directives: str = ""  # extra server directives
+    http2: bool = True
+
+
+# The TLS endpoints by their name in the JSON (and in Swift's TLSVariant).
+TLS_VARIANTS: dict[str, Variant] = {
+    "good": Variant("good", "localhost"),
+    "wrongHost": Variant("wrongHost", "localhost"),
+    "expired": Variant("expired", "localhost"),
+    "notYetValid": Variant("notYetValid", "localhost"),
+    "selfSigned": Variant("selfSigned", "localhost"),
+    "untrustedRoot": Variant("untrustedRoot", "localhost"),
+    "ipAddress": Variant("ipAddress", "127.0.0.1"),
+    "wildcard": Variant("wildcard", "www.gannet.localhost"),
+    "leafAsIssuer": Variant("leafAsIssuer", "localhost"),
+    "pathLengthExceeded": Variant("pathLengthExceeded", "localhost"),
+    "rsa": Variant("rsa", "localhost"),
+    "mutualTLS": Variant("good", "localhost", "ssl_verify_client on;\n        ssl_client_certificate {client_ca};"),
+    "tls12Only": Variant("good", "localhost", "ssl_protocols TLSv1.2;"),
+    "tls13Only": Variant("good", "localhost", "ssl_protocols TLSv1.3;"),
+    "http1Only": Variant("good", "localhost", http2=False),
+}
+
+_REDIRECT_STATUSES = (301, 302, 303, 307, 308)
+
+# Served by every server, plain and TLS alike.
+_LOCATIONS = """
+        location = /small {{ return 200 "ok"; }}
+        location = /echo {{ return 200 "$request_method $uri $server_protocol\\n"; }}
+        location /files/ {{ alias {files}/; }}
+        # nginx answers `return` as soon as the headers arrive and drops the body; mirroring the
+        # body into a no-op subrequest makes it read the whole body first. The static handler then
+        # finds no file, and its 404 becomes the 200 answer.
+        location = /upload {{
+            client_max_body_size 0;
+            client_body_buffer_size 1m;
+            mirror /_discard;
+            mirror_request_body on;
+            error_page 404 =200 @uploaded;
+        }}
+        location = /_discard {{ internal; return 204; }}
+        location @uploaded {{ return 200 "ok"; }}
+{redirects}
+"""
+
+
+def _locations(files: str) -> str:
+    # `return` takes a literal status, hence one location per redirect status.
+    redirects = "\n".join(
+        f"        location = /redirect/{status} {{ return {status} $arg_to; }}" for status in _REDIRECT_STATUSES
+    )
+    return _LOCATIONS.format(files=files, redirects=redirects)
+
+
+def render(directory: str, files: str, certs: dict, plain_port: int, h2c_port: int, tls_ports: dict[str, int]) -> str:
+    """Returns nginx.conf for the given ports; `certs` is certificates.generate()'s result."""
+    logs = os.path.join(directory, "logs")
+    tmp = os.path.join(directory, "nginx-tmp")
+    locations = _locations(files)
+    # As root, nginx hands requests to `nobody` workers, which cannot read the 0700 run folder.
+    user = "user root;\n" if os.geteuid() == 0 else ""
+    servers = [
+        f"""
+    server {{
+        listen 127.0.0.1:{plain_port};
+{locations}
+    }}
+    server {{
+        # Cleartext HTTP/2 with prior knowledge only: HTTP/1.1 requests here fail.
+        listen 127.0.0.1:{h2c_port} http2;
+{locations}
+    }}"""
+    ]
+    for name, port in tls_ports.items():
+        variant = TLS_VARIANTS[name]
+        leaf = certs["leaves"][variant.leaf]
+        directives = variant.directives.format(client_ca=certs["clientCA"]["pem"])
+        servers.append(
+            f"""
+    server {{
+        listen 127.0.0.1:{port} ssl{" http2" if variant.http2 else ""};
+        ssl_certificate {leaf['chain']};
+        ssl_certificate_key {leaf['key']};
+        {directives}
+{locations}
+    }}"""
+        )
+    return f"""{user}daemon off;
+master_process on;
+worker_processes 2;
+worker_rlimit_nofile 16384;
+pid {directory}/nginx.pid;
+error_log {logs}/nginx-error.log info;
+
+events {{
+    worker_connections 8192;
+}}
+
+http {{
+    default_type text/plain;
+    sendfile on;
+    tcp_nopush on;
+    keepalive_requests 100000;
+    keepalive_timeout 75s;
+    ssl_protocols TLSv1.2 TLSv1.3;
+    ssl_session_cache shared:GannetTLS:1m;
+    log_format gannet '$server_port "$request" $status $request_length $bytes_sent '
+                      'conn=$connection reqs=$connection_requests tls=$ssl_protocol '
+                      'client_cert="$ssl_client_s_dn" ua="$http_user_agent"';
+    access_log {logs}/nginx-access.log gannet;
+    client_body_temp_path {tmp}/body;
+    proxy_temp_path {tmp}/proxy;
+    fastcgi_temp_path {tmp}/fastcgi;
+    uwsgi_temp_path {tmp}/uwsgi;
+    scgi_temp_path {tmp}/scgi;
+{"".join(servers)}
+}}
+"""

@@ -1,0 +1,107 @@
+"""A small forward proxy for proxy tests: absolute-form HTTP requests and CONNECT tunnels.
+
+Two ports: one open, one that answers 407 unless `Proxy-Authorization: Basic gannet:proxy` is
+sent. Only loopback targets are reached, so a misdirected test can never touch the internet.
+Every request head the proxy receives is appended to its log, credentials included: that log
+is how a test proves what crossed (or did not cross) to the proxy.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import urllib.parse
+
+USER, PASSWORD = "gannet", "proxy"
+_EXPECTED = "Basic " + base64.b64encode(f"{USER}:{PASSWORD}".encode()).decode()
+_LOOPBACK = {"127.0.0.1", "localhost", "::1", "[::1]"}
+
+
+def _answer(status: str, extra: str = "") -> bytes:
+    return f"HTTP/1.1 {status}\r\n{extra}Content-Length: 0\r\nConnection: close\r\n\r\n".encode()
+
+
+class ProxyServer:
+    def __init__(self, log_path: str):
+        self._log = open(log_path, "a", buffering=1)
+        self._servers: list[asyncio.base_events.Server] = []
+        self._tasks: set[asyncio.Task] = set()
+
+    async def start(self) -> tuple[int, int]:
+        """Binds (open port, authenticating port) on 127.0.0.1."""
+        open_proxy = await asyncio.start_server(lambda r, w: self._serve(r, w, False), "127.0.0.1", 0)
+        auth_proxy = await asyncio.start_server(lambda r, w: self._serve(r, w, True), "127.0.0.1", 0)
+        self._servers = [open_proxy, auth_proxy]
+        return open_proxy.sockets[0].getsockname()[1], auth_proxy.sockets[0].getsockname()[1]
+
+    async def stop(self) -> None:
+        for server in self._servers:
+            server.close()
+        for task in list(self._tasks):
+            task.cancel()
+        self._log.close()
+
+    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, requires_auth: bool) -> None:
+        task = asyncio.current_task()
+        self._tasks.add(task)
+        upstream_writer = None
+        try:
+            head = await reader.readuntil(b"\r\n\r\n")
+            text = head.decode("latin-1")
+            port = writer.get_extra_info("sockname")[1]
+            self._log.write(f"--- port {port}\n{text}")
+            lines = text.split("\r\n")
+            method, target, version = lines[0].split(" ", 2)
+            headers = [line.split(":", 1) for line in lines[1:] if ":" in line]
+            authorization = next((v.strip() for k, v in headers if k.strip().lower() == "proxy-authorization"), None)
+            if requires_auth and authorization != _EXPECTED:
+                writer.write(_answer("407 Proxy Authentication Required", 'Proxy-Authenticate: Basic realm="gannet"\r\n'))
+                await writer.drain()
+                return
+            if method == "CONNECT":
+                host, _, target_port = target.rpartition(":")
+                path_head = None
+            else:
+                url = urllib.parse.urlsplit(target)
+                host, target_port = url.hostname or "", url.port or 80
+                origin_form = (url.path or "/") + (f"?{url.query}" if url.query else "")
+                kept = [f"{k}:{v}" for k, v in headers
+                        if k.strip().lower() not in ("proxy-authorization", "proxy-connection", "connection")]
+                path_head = "\r\n".join([f"{method} {origin_form} {version}"] + kept + ["Connection: close", "", ""])
+            if host not in _LOOPBACK:
+                writer.write(_answer("403 Forbidden"))
+                await writer.drain()
+                return
+            try:
+                upstream_reader, upstream_writer = await asyncio.open_connection(host.strip("[]"), int(target_port))
+            except OSError:
+                writer.write(_answer("502 Bad Gateway"))
+                await writer.drain()
+                return
+            if path_head is None:
+                writer.write(b"HTTP/1.1 200 Connection Established\r\n\r\n")
+            else:
+                upstream_writer.write(path_head.encode("latin-1"))
+            await asyncio.gather(_pipe(reader, upstream_writer), _pipe(upstream_reader, writer))
+        except (OSError, ValueError, asyncio.IncompleteReadError, asyncio.LimitOverrunError, asyncio.CancelledError):
+            pass
+        finally:
+            self._tasks.discard(task)
+            for w in (writer, upstream_writer):
+                if w is not None and not w.is_closing():
+                    w.close()
+
+
+async def _pipe(source: asyncio.StreamReader, sink: asyncio.StreamWriter) -> None:
+    try:
+        while data := await source.read(65536):
+            sink.write(data)
+            await sink.drain()
+    except OSError:
+        pass
+    finally:
+        if not sink.is_closing():
+            try:
+                sink.write_eof()
+            except OSError:
+                sink.close()
