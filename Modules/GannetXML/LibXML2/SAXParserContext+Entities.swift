@@ -28,9 +28,11 @@ extension SAXParserContext {
     }
 
     /// libxml2 asking what `&name;` refers to (predefined entities never get here). Each
-    /// answer counts as one expansion of the entity's replacement text.
+    /// answer in the document counts as one expansion of the entity's replacement text; inside
+    /// the DTD libxml2 only looks a declaration up again to attach its raw text.
     func entity(named name: UnsafePointer<xmlChar>) -> xmlEntityPtr? {
         guard !hasFailed, let entities, let entity = entities.entity(named: name) else { return nil }
+        if (context?.pointee.inSubset ?? 0) != 0 { return entity }
         guard countExpansion(bytes: Int(entity.pointee.length)) else { return nil }
         return entity
     }

@@ -171,9 +171,9 @@ extension SAXParserContext {
         }
         let code: XMLError.Code
         switch xmlParserErrors(rawValue: UInt32(error.code)) {
-        case XML_ERR_DOCUMENT_EMPTY where isBlankSoFar:
-            // libxml2 uses this code for "Start tag expected" too; only input without any
-            // markup or text is empty.
+        case _ where isBlankSoFar:
+            // libxml2 reports input without any markup variously ("Document is empty", "Extra
+            // content at the end of the document"); without a single non-blank byte it is empty.
             code = .emptyDocument
             message = "The document is empty"
         case XML_ERR_UNDECLARED_ENTITY, XML_WAR_UNDECLARED_ENTITY:
