@@ -114,11 +114,11 @@ public final class SessionManager: Sendable {
         with request: URLRequest,
         uploadProgress: (@Sendable (Progress) -> Void)? = nil,
         downloadProgress: (@Sendable (Progress) -> Void)? = nil,
-        completionHandler: (@Sendable (URLResponse?, (any Sendable)?, (any Error)?) -> Void)? = nil
+        completionHandler: @escaping @Sendable (URLResponse?, (any Sendable)?, (any Error)?) -> Void
     ) -> SessionTask {
         dataTask(with: request, serializer: AnyResponseSerializer(responseSerializer),
                  uploadProgress: uploadProgress, downloadProgress: downloadProgress) { response in
-            completionHandler?(response.response, response.value ?? nil, response.error)
+            completionHandler(response.response, response.value ?? nil, response.error)
         }
     }
 

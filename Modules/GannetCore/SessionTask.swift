@@ -201,7 +201,14 @@ public final class SessionTask: Sendable, Hashable, CustomStringConvertible {
 
     /// Records the outcome and hands it on; called exactly once per task.
     func complete(_ outcome: TransferOutcome) {
+        var outcome = outcome
         storage.withLock { storage in
+            // A cancel that arrived before the completion was delivered wins, as in URLSession,
+            // even when the last bytes were already in.
+            if storage.state == .canceling, outcome.error == nil {
+                let url = outcome.request?.url ?? originalRequest?.url
+                outcome.error = TransportError.make(.cancelled, underlying: GannetError(.transport, "The task was cancelled", failingURL: url), url: url)
+            }
             storage.state = .completed
             storage.error = outcome.error
             storage.transfer = nil

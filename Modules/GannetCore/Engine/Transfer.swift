@@ -209,19 +209,21 @@ final class Transfer: @unchecked Sendable {
         }
 
         configureTLS(easy)
-        try configureBody(easy, method: method, fields: &fields)
-
-        var lines = fields.map { name, value in value.isEmpty ? "\(name);" : "\(name): \(value)" }
         // curl waits up to a second for `100 Continue` before sending a large body; Gannet
         // sends at once, as URLSession does.
-        lines.append("Expect:")
+        var removed = ["Expect"]
+        try configureBody(easy, method: method, fields: &fields, removed: &removed)
+
+        // `Name;` sends an empty value, `Name:` removes a header libcurl would add itself.
+        var lines = fields.map { name, value in value.isEmpty ? "\(name);" : "\(name): \(value)" }
+        lines += removed.map { "\($0):" }
         let list = HeaderList(lines)
         headerList = list
         easy.set(CURLOPT_HTTPHEADER, pointer: UnsafeMutableRawPointer(list.raw))
         touch()
     }
 
-    private func configureBody(_ easy: EasyHandle, method: String, fields: inout [(String, String)]) throws {
+    private func configureBody(_ easy: EasyHandle, method: String, fields: inout [(String, String)], removed: inout [String]) throws {
         let upper = method.uppercased()
         let declaredLength = fields.first { $0.0.lowercased() == "content-length" }.flatMap { Int64($0.1) }
         // libcurl writes Content-Length (or chunked framing) itself from the size given here.
@@ -243,6 +245,10 @@ final class Transfer: @unchecked Sendable {
         task.update { $0.countOfBytesExpectedToSend = length ?? -1 }
         task.existingProgress(upload: true)?.totalUnitCount = length ?? -1
         easy.set(CURLOPT_POST, true)
+        if !fields.contains(where: { ASCII.equalsIgnoringCase($0.0, "Content-Type") }) {
+            // libcurl labels every POST body as a form; send no Content-Type the caller did not set.
+            removed.append("Content-Type")
+        }
         _ = ccurl_easy_setopt_read_function(easy.raw, transferReadCallback)
         easy.set(CURLOPT_READDATA, pointer: Unmanaged.passUnretained(self).toOpaque())
         easy.set(CURLOPT_POSTFIELDSIZE_LARGE, offset: length ?? -1)
