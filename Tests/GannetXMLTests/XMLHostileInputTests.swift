@@ -284,6 +284,6 @@ struct XMLHostileInputTests {
         }
         #expect(counter.items == chunkCount * ((1 << 20) / item.utf8.count))
         #expect(bytes < fiftyMegabytes, "\(bytes) bytes")
-        #expect(XMLParsingOptions().limits.maximumDocumentBytes == 100 * 1024 * 1024)
+        #expect(XMLParsingOptions().limits.maximumDocumentBytes == Int64(100 * 1024 * 1024))
     }
 }

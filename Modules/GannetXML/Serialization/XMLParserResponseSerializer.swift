@@ -12,7 +12,7 @@
 /// struct TitleCollector: XMLEventHandler, Sendable { … }
 ///
 /// // Output is the handler:
-/// let collector = try await manager.value(for: request, serializer: .xmlParser { TitleCollector() })
+/// let collector = try await manager.value(for: request, serializer: .xmlParser(TitleCollector.init))
 /// // Output is whatever `result` makes of it:
 /// let titles = try await manager.value(
 ///     for: request, serializer: XMLParserResponseSerializer(makeHandler: { TitleCollector() }, result: \.titles))
@@ -94,6 +94,10 @@ extension XMLParserResponseSerializer where Output == Handler, Handler: Sendable
 
 extension ResponseSerializing {
     /// Streams the body through a fresh handler from `makeHandler` and returns the handler.
+    ///
+    /// Pass an initializer (`.xmlParser(TitleCollector.init)`); a closure written where the
+    /// serializer's type is still being inferred needs to say it is `@Sendable`
+    /// (`.xmlParser { @Sendable in TitleCollector(limit: 10) }`).
     public static func xmlParser<Handler: XMLEventHandler & Sendable>(
         options: XMLParsingOptions = XMLParsingOptions(), _ makeHandler: @escaping @Sendable () -> Handler
     ) -> Self where Self == XMLParserResponseSerializer<Handler, Handler> {
