@@ -17,6 +17,7 @@ public struct XMLError: Error, Sendable, CustomStringConvertible {
         /// A short identifier, stable across releases.
         public let name: String
         init(_ name: String) { self.name = name }
+        /// The identifier.
         public var description: String { name }
 
         /// The input is not well-formed XML 1.0 with namespaces (libxml2's reason is in
@@ -79,6 +80,7 @@ public struct XMLError: Error, Sendable, CustomStringConvertible {
         self.underlyingError = underlyingError
     }
 
+    /// The message, followed by the line and column when they are known.
     public var description: String {
         line > 0 ? "\(message) (line \(line), column \(column))" : message
     }
@@ -93,5 +95,6 @@ public struct XMLError: Error, Sendable, CustomStringConvertible {
 }
 
 extension XMLError: LocalizedError {
+    /// The same text as ``description``.
     public var errorDescription: String? { description }
 }

@@ -3,8 +3,9 @@ internal import CLibXML2
 /// One libxml2 SAX2 push parser context and everything Gannet keeps beside it: limits,
 /// counters, the text being coalesced, declared entities.
 ///
-/// Single-owner: one ``XMLStreamParser`` drives it from one thread at a time. libxml2 calls back
-/// into it only from inside `xmlParseChunk`, on that same thread.
+/// Single-owner: one ``XMLStreamParser`` (or one ``XMLDocument/parse(data:options:)`` call)
+/// drives it from one thread at a time. libxml2 calls back into it only from inside
+/// `xmlCreatePushParserCtxt` and `xmlParseChunk`, on that same thread.
 final class SAXParserContext {
     /// Where events go. Unretained: whoever creates a context keeps its sink alive for as long
     /// as it feeds the context (``XMLStreamParser`` owns both; ``XMLDocument`` holds the
@@ -126,7 +127,8 @@ final class SAXParserContext {
         // NONET blocks network access if anything were ever to be loaded. Deliberately absent:
         // NOENT (substitutes entities, loads external ones even with NONET), DTDLOAD, DTDATTR,
         // DTDVALID (load the external subset), HUGE (lifts libxml2's own size and depth limits),
-        // XINCLUDE.
+        // XINCLUDE. Setting options also resets whatever process-wide defaults another libxml2
+        // user may have changed (xmlSubstituteEntitiesDefault, xmlLoadExtDtdDefaultValue).
         xmlCtxtUseOptions(created, Int32(XML_PARSE_NONET.rawValue))
     }
 

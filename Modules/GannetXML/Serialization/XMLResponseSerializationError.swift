@@ -16,6 +16,7 @@ public struct XMLResponseSerializationError: Error, Sendable, CustomStringConver
         /// A short identifier, stable across releases.
         public let name: String
         init(_ name: String) { self.name = name }
+        /// The identifier.
         public var description: String { name }
 
         /// The status code is not in `acceptableStatusCodes`.
@@ -52,6 +53,7 @@ public struct XMLResponseSerializationError: Error, Sendable, CustomStringConver
         self.underlyingError = underlyingError
     }
 
+    /// The message, followed by the response's URL when there is one.
     public var description: String {
         guard let url = response?.url else { return message }
         return "\(message) (\(url.absoluteString))"
@@ -59,5 +61,6 @@ public struct XMLResponseSerializationError: Error, Sendable, CustomStringConver
 }
 
 extension XMLResponseSerializationError: LocalizedError {
+    /// The same text as ``description``.
     public var errorDescription: String? { description }
 }

@@ -77,10 +77,12 @@ public struct XMLElement: Sendable {
 }
 
 extension XMLElement: Hashable {
+    /// Whether both are the same element of the same parsed document.
     public static func == (lhs: XMLElement, rhs: XMLElement) -> Bool {
         lhs.storage === rhs.storage && lhs.index == rhs.index
     }
 
+    /// Hashes the element's identity (its document and position).
     public func hash(into hasher: inout Hasher) {
         hasher.combine(ObjectIdentifier(storage))
         hasher.combine(index)
@@ -88,6 +90,7 @@ extension XMLElement: Hashable {
 }
 
 extension XMLElement: CustomStringConvertible {
+    /// The start tag with its attributes, and how many children follow.
     public var description: String {
         let attributes = attributes.map { " \($0.qualifiedName)=\"\($0.value)\"" }.joined()
         return "<\(qualifiedName)\(attributes)> (\(storage.childIndices(of: index).reduce(0) { count, _ in count + 1 }) children)"
