@@ -10,18 +10,20 @@ final class XMLTreeBuilder: SAXEventSink {
     private let names = NameInterner()
 
     /// - Parameter expectedBytes: The document's size when known. The arrays are reserved for
-    ///   a typical density up front so that they rarely copy themselves while growing; pages
-    ///   reserved but never written cost no memory.
+    ///   a typical density up front (for the first 32 MiB; beyond that they grow as usual), so
+    ///   that they do not copy themselves over and over while growing; reserved pages that are
+    ///   never written cost no memory.
     init(expectedBytes: Int? = nil) {
         parts = .allocate(capacity: 1)
         parts.initialize(to: XMLTreeStorage.Parts())
         openElements = .allocate(capacity: 1)
         openElements.initialize(to: [0])
         if let expectedBytes {
-            parts.pointee.nodes.reserveCapacity(expectedBytes / 12)
-            parts.pointee.elements.reserveCapacity(expectedBytes / 32)
-            parts.pointee.attributes.reserveCapacity(expectedBytes / 64)
-            parts.pointee.bytes.reserveCapacity(expectedBytes / 2)
+            let bytes = min(expectedBytes, 32 << 20)
+            parts.pointee.nodes.reserveCapacity(bytes / 12)
+            parts.pointee.elements.reserveCapacity(bytes / 32)
+            parts.pointee.attributes.reserveCapacity(bytes / 64)
+            parts.pointee.bytes.reserveCapacity(bytes / 2)
         }
     }
 
