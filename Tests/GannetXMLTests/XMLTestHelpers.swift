@@ -49,16 +49,27 @@ func startNames(_ events: [XMLEvent]) -> [String] {
 ///
 /// The kernel's peak counter (`VmHWM`) is reset first by writing 5 to `/proc/self/clear_refs`,
 /// so a transient spike during `body` is caught even if the memory is freed before it returns.
-func peakMemoryGrowth<T>(_ body: () throws -> T) rethrows -> (result: T, bytes: Int) {
-    let reset = open("/proc/self/clear_refs", O_WRONLY)
-    if reset >= 0 {
-        _ = write(reset, "5", 1)
-        close(reset)
+/// The counter is process-wide, so a test running in parallel (another module's download, say)
+/// can add its own spike: when a run comes out at `limit` or above, `body` runs again, up to
+/// three times, and the smallest growth counts. `body` is deterministic, so a real blow-up
+/// shows every time.
+func peakMemoryGrowth<T>(under limit: Int = fiftyMegabytes, _ body: () throws -> T) rethrows -> (result: T, bytes: Int) {
+    var smallest = Int.max
+    var result: T?
+    for _ in 0..<3 {
+        let reset = open("/proc/self/clear_refs", O_WRONLY)
+        if reset >= 0 {
+            _ = write(reset, "5", 1)
+            close(reset)
+        }
+        let before = residentMemoryBytes()
+        let value = try body()
+        let peak = max(peakResidentMemoryBytes(), residentMemoryBytes())
+        smallest = min(smallest, max(0, peak - before))
+        if result == nil { result = value }
+        if smallest < limit { break }
     }
-    let before = residentMemoryBytes()
-    let result = try body()
-    let peak = max(peakResidentMemoryBytes(), residentMemoryBytes())
-    return (result, max(0, peak - before))
+    return (result!, smallest)
 }
 
 let fiftyMegabytes = 50 * 1024 * 1024
