@@ -191,6 +191,9 @@ struct XMLHostileInputTests {
         let error = try #require(parseError(nested(11), options: options))
         #expect(error.code == .depthLimitExceeded)
         #expect(error.line == 1)
+        // libxml2's own ceiling is 256; a larger setting still fails with the typed error there.
+        options.limits.maximumDepth = 1_000
+        #expect(parseError(nested(300), options: options)?.code == .depthLimitExceeded)
     }
 
     @Test func aHugeTextNodeStopsAtTheTextLimit() throws {

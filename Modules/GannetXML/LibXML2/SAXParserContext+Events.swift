@@ -19,6 +19,10 @@ extension SAXParserContext {
         do { try withSink { try $0.didEndDocument() } } catch { fail(error) }
     }
 
+    /// libxml2 without `XML_PARSE_HUGE` stops at 256 open elements by itself, with a generic
+    /// error; the limit is applied here first so that the error is always the typed one.
+    private var maximumDepth: Int { min(options.limits.maximumDepth, 256) }
+
     func startElement(
         localName: UnsafePointer<xmlChar>, prefix: UnsafePointer<xmlChar>?, uri: UnsafePointer<xmlChar>?,
         namespaceCount: Int, namespaces: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?,
@@ -30,8 +34,8 @@ extension SAXParserContext {
             guard !hasFailed else { return }
         }
         state.pointee.depth += 1
-        if state.pointee.depth > options.limits.maximumDepth {
-            return fail(.depthLimitExceeded, "Elements are nested deeper than \(options.limits.maximumDepth) levels")
+        if state.pointee.depth > maximumDepth {
+            return fail(.depthLimitExceeded, "Elements are nested deeper than \(maximumDepth) levels")
         }
         if attributeCount > options.limits.maximumAttributes {
             return fail(.tooManyAttributes, "An element has more than \(options.limits.maximumAttributes) attributes")
