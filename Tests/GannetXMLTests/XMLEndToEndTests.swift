@@ -54,7 +54,7 @@ struct XMLEndToEndTests {
     @Test func aJSONEndpointIsAnUnacceptableContentType() async throws {
         let request = URLRequest(url: servers.httpbin.appendingPathComponent("json"))
         let response = await SessionManager().response(for: request, serializer: .xmlDocument)
-        let error = try #require(response.error as? XMLResponseSerializationError)
+        let error = try #require(response.error as? ResponseSerializationError)
         #expect(error.code == .unacceptableContentType)
         #expect(error.data == response.data)
     }
@@ -62,7 +62,7 @@ struct XMLEndToEndTests {
     @Test func anErrorStatusIsRejected() async throws {
         let request = URLRequest(url: servers.httpbin.appendingPathComponent("status/418"))
         let response = await SessionManager().response(for: request, serializer: .xmlDocument)
-        #expect((response.error as? XMLResponseSerializationError)?.code == .unacceptableStatusCode)
+        #expect((response.error as? ResponseSerializationError)?.code == .unacceptableStatusCode)
     }
 
     @Test func aHeadRequestGivesTheEmptyDocument() async throws {

@@ -42,7 +42,7 @@ struct XMLResponseSerializerTests {
         // Given
         let serializer = XMLDocumentResponseSerializer()
         // When
-        let error = #expect(throws: XMLResponseSerializationError.self) {
+        let error = #expect(throws: ResponseSerializationError.self) {
             try serializer.serialize(request: nil, response: response(contentType: contentType), data: Self.body, error: nil)
         }
         // Then
@@ -55,7 +55,7 @@ struct XMLResponseSerializerTests {
         // Given
         let serializer = XMLDocumentResponseSerializer()
         // When
-        let error = #expect(throws: XMLResponseSerializationError.self) {
+        let error = #expect(throws: ResponseSerializationError.self) {
             try serializer.serialize(request: nil, response: response(contentType: nil), data: Self.body, error: nil)
         }
         // Then
@@ -78,12 +78,12 @@ struct XMLResponseSerializerTests {
         // Given
         let serializer = XMLDocumentResponseSerializer()
         // When
-        let error = #expect(throws: XMLResponseSerializationError.self) {
+        let error = #expect(throws: ResponseSerializationError.self) {
             try serializer.serialize(request: nil, response: response(status: status, contentType: "text/html"), data: Self.body, error: nil)
         }
         // Then: the status failure wins and carries the content-type failure.
         #expect(error?.code == .unacceptableStatusCode)
-        #expect((error?.underlyingError as? XMLResponseSerializationError)?.code == .unacceptableContentType)
+        #expect((error?.underlyingError as? ResponseSerializationError)?.code == .unacceptableContentType)
         #expect(error?.description.contains(Self.url.absoluteString) == true)
     }
 
@@ -122,7 +122,7 @@ struct XMLResponseSerializerTests {
         // Given
         let serializer = XMLDocumentResponseSerializer()
         // When
-        let error = #expect(throws: XMLResponseSerializationError.self) {
+        let error = #expect(throws: ResponseSerializationError.self) {
             try serializer.serialize(request: nil, response: response(), data: Data(), error: nil)
         }
         // Then
@@ -145,11 +145,11 @@ struct XMLResponseSerializerTests {
         // Given: a large malformed body.
         let data = Data((body + String(repeating: "\n<padding>\u{1}</padding>", count: 10_000)).utf8)
         // When
-        let error = #expect(throws: XMLResponseSerializationError.self) {
+        let error = #expect(throws: ResponseSerializationError.self) {
             try XMLDocumentResponseSerializer().serialize(request: nil, response: response(), data: data, error: nil)
         }
         // Then
-        #expect(error?.code == .xmlParsingFailed)
+        #expect(error?.code == .decodingFailed)
         #expect(error?.underlyingError is XMLError)
         #expect((error?.message.utf8.count ?? .max) <= 1024)
         #expect(error?.message.contains("\n") == false)
@@ -160,7 +160,7 @@ struct XMLResponseSerializerTests {
         // Given
         let billion = Data("<!DOCTYPE l [<!ENTITY a \"aaaa\"><!ENTITY b \"&a;&a;&a;&a;\">]><l>&b;</l>".utf8)
         // When
-        let error = #expect(throws: XMLResponseSerializationError.self) {
+        let error = #expect(throws: ResponseSerializationError.self) {
             try XMLDocumentResponseSerializer().serialize(request: nil, response: response(), data: billion, error: nil)
         }
         // Then
@@ -207,15 +207,67 @@ struct XMLResponseSerializerTests {
         // Given
         let serializer = XMLParserResponseSerializer(makeHandler: { ItemCollector() }, result: \.items)
         // When
-        let badType = #expect(throws: XMLResponseSerializationError.self) {
+        let badType = #expect(throws: ResponseSerializationError.self) {
             try serializer.serialize(request: nil, response: response(contentType: "application/json"), data: Self.body, error: nil)
         }
-        let badBody = #expect(throws: XMLResponseSerializationError.self) {
+        let badBody = #expect(throws: ResponseSerializationError.self) {
             try serializer.serialize(request: nil, response: response(), data: Data("<r>".utf8), error: nil)
         }
         // Then
         #expect(badType?.code == .unacceptableContentType)
-        #expect(badBody?.code == .xmlParsingFailed)
+        #expect(badBody?.code == .decodingFailed)
         #expect((badBody?.underlyingError as? XMLError)?.line == 1)
+    }
+}
+
+@Suite("XML in the response serializer registry")
+struct XMLRegistryTests {
+    func response(_ contentType: String) -> HTTPURLResponse {
+        HTTPURLResponse(url: URL(string: "http://127.0.0.1/")!, statusCode: 200, httpVersion: "HTTP/1.1",
+                        headerFields: ["Content-Type": contentType])!
+    }
+
+    @Test(arguments: ["application/xml", "text/xml; charset=utf-8", "application/atom+xml", "image/svg+xml"])
+    func xmlTypesBecomeDocuments(contentType: String) throws {
+        // Given
+        let registry = ResponseSerializerRegistry.standardWithXML
+        // When
+        let value = try registry.serialize(request: nil, response: response(contentType), data: Data("<r><a/></r>".utf8), error: nil)
+        // Then
+        let document = try #require(value as? XMLDocument)
+        #expect(document.root?.elements.map(\.name) == ["a"])
+    }
+
+    @Test func otherTypesKeepTheirSerializers() throws {
+        // Given
+        let registry = ResponseSerializerRegistry.standardWithXML
+        // When
+        let json = try registry.serialize(request: nil, response: response("application/json"), data: Data(#"{"a":1}"#.utf8), error: nil)
+        let text = try registry.serialize(request: nil, response: response("text/plain"), data: Data("<r/>".utf8), error: nil)
+        // Then
+        #expect((json as? [String: any Sendable])?["a"] as? Int == 1)
+        #expect(text as? String == "<r/>")
+    }
+
+    @Test func withoutXMLTextXMLIsJustText() throws {
+        // Given: the standard registry, which knows nothing of XML
+        let registry = ResponseSerializerRegistry.standard
+        // When
+        let value = try registry.serialize(request: nil, response: response("text/xml"), data: Data("<r/>".utf8), error: nil)
+        // Then
+        #expect(value as? String == "<r/>")
+    }
+
+    @Test func malformedXMLThroughTheRegistryIsADecodingError() throws {
+        // Given
+        var registry = ResponseSerializerRegistry.standard
+        registry.registerXML()
+        // When
+        let error = #expect(throws: ResponseSerializationError.self) {
+            try registry.serialize(request: nil, response: self.response("application/xml"), data: Data("<r>".utf8), error: nil)
+        }
+        // Then
+        #expect(error?.code == .decodingFailed)
+        #expect(error?.underlyingError is XMLError)
     }
 }

@@ -19,36 +19,25 @@
 /// ```
 ///
 /// Validation, empty bodies and errors follow ``XMLDocumentResponseSerializer``; for an
-/// allowed empty body, `result` gets a handler that saw no events.
-public struct XMLParserResponseSerializer<Handler: XMLEventHandler, Output: Sendable>: ResponseSerializing {
+/// allowed empty body, `result` gets a handler that saw no events. An error the handler or
+/// `result` throws is rethrown as it is.
+public struct XMLParserResponseSerializer<Handler: XMLEventHandler, Output: Sendable>: ResponseBodySerializing {
     /// Makes the handler for one response.
     public var makeHandler: @Sendable () -> Handler
     /// Turns the handler, after the parse, into the serializer's output.
     public var result: @Sendable (Handler) throws -> Output
     /// Status codes that count as success; 200–299 by default.
-    public var acceptableStatusCodes: IndexSet {
-        get { validation.acceptableStatusCodes }
-        set { validation.acceptableStatusCodes = newValue }
-    }
-    /// Media types the body may have (see ``XMLDocumentResponseSerializer/acceptableContentTypes``).
-    public var acceptableContentTypes: Set<String>? {
-        get { validation.acceptableContentTypes }
-        set { validation.acceptableContentTypes = newValue }
-    }
+    public var acceptableStatusCodes: IndexSet = Self.defaultAcceptableStatusCodes
+    /// Media types the body may have; ``MediaType/xmlTypes`` by default, `nil` accepts any.
+    public var acceptableContentTypes: Set<MediaType>? = Set(MediaType.xmlTypes)
+    /// Runs on the body before parsing; passes it through by default.
+    public var dataPreprocessor: any DataPreprocessor = PassthroughPreprocessor()
     /// Status codes whose empty body is accepted; 204, 205 and 304 by default.
-    public var emptyResponseCodes: Set<Int> {
-        get { validation.emptyResponseCodes }
-        set { validation.emptyResponseCodes = newValue }
-    }
+    public var emptyResponseCodes: Set<Int> = Self.defaultEmptyResponseCodes
     /// Request methods whose empty body is accepted; `HEAD` by default.
-    public var emptyRequestMethods: Set<String> {
-        get { validation.emptyRequestMethods }
-        set { validation.emptyRequestMethods = newValue }
-    }
+    public var emptyRequestMethods: Set<String> = Self.defaultEmptyRequestMethods
     /// How the body is parsed: limits, entity policy.
     public var options: XMLParsingOptions
-
-    private var validation: XMLResponseValidation
 
     /// Creates a serializer that parses each body with a handler from `makeHandler` and returns
     /// `result(handler)`.
@@ -60,26 +49,20 @@ public struct XMLParserResponseSerializer<Handler: XMLEventHandler, Output: Send
         self.makeHandler = makeHandler
         self.result = result
         self.options = options
-        validation = XMLResponseValidation(
-            acceptableStatusCodes: IndexSet(integersIn: 200..<300),
-            acceptableContentTypes: XMLDocumentResponseSerializer.defaultAcceptableContentTypes,
-            emptyResponseCodes: [204, 205, 304],
-            emptyRequestMethods: ["HEAD"])
     }
 
     /// Rethrows a transport error, validates the response, parses the body and returns the
     /// handler's result.
     public func serialize(request: URLRequest?, response: HTTPURLResponse?, data: Data?, error: (any Error)?) throws -> Output {
-        guard let body = try validation.validatedBody(request: request, response: response, data: data, error: error) else {
+        guard let body = try validatedBody(request: request, response: response, data: data, error: error) else {
             return try result(makeHandler())
         }
         let handler: Handler
         do {
             handler = try XMLStreamParser.parse(body, handler: makeHandler(), options: options)
         } catch let error as XMLError {
-            throw XMLResponseSerializationError(
-                .xmlParsingFailed, BodyExcerpt.message("XML parsing failed: \(error)", body: body),
-                response: response, data: body, underlyingError: error)
+            throw ResponseSerializationError.decodingFailed(
+                "XML parsing failed: \(error)", response: response, data: data, underlyingError: error)
         }
         return try result(handler)
     }
