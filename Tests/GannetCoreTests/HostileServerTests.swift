@@ -28,7 +28,7 @@ extension FaultsSerialSuites {
             let ledger = try await FaultsLedger.begin(servers)
             let outcome: FaultsOutcome
             do {
-                let manager = SessionManager(configuration: Faults.configuration(configure))
+                let manager = ledger.makeManager(configure)
                 outcome = try await Faults.run(manager, Faults.request(servers.url(route), timeout: timeout), within: seconds)
                 manager.invalidateAndCancel()
             }
@@ -167,7 +167,7 @@ extension FaultsSerialSuites {
         @Test func aSlowlorisTransferCanBeCancelledAtAnyTime() async throws {
             let ledger = try await FaultsLedger.begin(servers)
             do {
-                let manager = SessionManager(configuration: Faults.configuration())
+                let manager = ledger.makeManager()
                 let log = FaultsCompletionLog<Data>()
                 let task = manager.dataTask(with: URLRequest(url: servers.url(.slowloris)), serializer: .passthrough) { log.record($0) }
                 task.resume()

@@ -211,7 +211,7 @@ extension FaultsSerialSuites {
             let target = template.replacingOccurrences(of: "CANARY", with: "\(servers.canaryURL.port ?? 0)")
             let canaryBefore = try servers.canaryCount()
             do {
-                let manager = SessionManager(configuration: Faults.configuration())
+                let manager = ledger.makeManager()
                 for status in [301, 302, 307] {
                     let outcome = try await Faults.run(manager, URLRequest(url: servers.url(.redirect(to: target, status: status))))
                     Faults.expectFailure(outcome, .unsupportedURL, .unsupportedScheme)
@@ -319,7 +319,7 @@ extension FaultsSerialSuites {
             let ledger = try await FaultsLedger.begin(servers)
             let before = Faults.faultLogLines(servers, containing: "GET /loop-").count
             do {
-                let manager = SessionManager(configuration: Faults.configuration { $0.redirects = .follow(max: 7) })
+                let manager = ledger.makeManager { $0.redirects = .follow(max: 7) }
                 let outcome = try await Faults.run(manager, URLRequest(url: servers.url(.loopA)))
                 Faults.expectFailure(outcome, .httpTooManyRedirects, .tooManyRedirects)
                 #expect(outcome.response.metrics?.redirectCount == 7)
@@ -332,7 +332,7 @@ extension FaultsSerialSuites {
         @Test func threeHundredHopChainStopsAtTheDefaultLimit() async throws {
             let ledger = try await FaultsLedger.begin(servers)
             do {
-                let manager = SessionManager(configuration: Faults.configuration())
+                let manager = ledger.makeManager()
                 let outcome = try await Faults.run(manager, URLRequest(url: servers.url(.chain(300))))
                 Faults.expectFailure(outcome, .httpTooManyRedirects, .tooManyRedirects)
                 #expect(outcome.response.metrics?.redirectCount == SessionConfiguration.default.redirects.maximumRedirects)

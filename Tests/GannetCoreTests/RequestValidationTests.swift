@@ -132,7 +132,7 @@ extension FaultsSerialSuites {
             let ledger = try await FaultsLedger.begin(servers)
             let marker = Faults.marker()
             do {
-                let manager = SessionManager(configuration: Faults.configuration(injection.configure))
+                let manager = ledger.makeManager(injection.configure)
                 var request = URLRequest(url: servers.url(FaultRoute("/echo?\(marker)")))
                 injection.build(&request)
                 let outcome = try await Faults.run(manager, request)

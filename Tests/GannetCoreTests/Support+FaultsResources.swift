@@ -1,5 +1,5 @@
 import Foundation
-import GannetCore
+@testable import GannetCore
 import GannetTestSupport
 import Synchronization
 import Testing
@@ -22,25 +22,32 @@ enum FaultsProcess {
         statusValue("VmRSS:") * 1024
     }
 
-    /// TCP sockets this process holds (any state with an inode) whose peer port is in `ports`:
-    /// the connections a test made to its servers, whatever other suites do meanwhile.
-    static func socketCount(toPorts ports: Set<Int>) -> Int {
+    /// TCP sockets this process holds (any state with an inode) whose peer port is in `ports`,
+    /// by inode: the connections made to the test servers.
+    static func sockets(toPorts ports: Set<Int>) -> Set<String> {
         var inodes = Set<String>()
         for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? [] {
             guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(entry)"),
                   target.hasPrefix("socket:[") else { continue }
             inodes.insert(String(target.dropFirst(8).dropLast()))
         }
-        var count = 0
+        var found = Set<String>()
         for table in ["/proc/self/net/tcp", "/proc/self/net/tcp6"] {
             for line in read(table).split(separator: "\n").dropFirst() {
                 let fields = line.split(separator: " ", omittingEmptySubsequences: true)
                 guard fields.count > 9, let port = fields[2].split(separator: ":").last.flatMap({ Int($0, radix: 16) }),
                       ports.contains(port), inodes.contains(String(fields[9])) else { continue }
-                count += 1
+                found.insert(String(fields[9]))
             }
         }
-        return count
+        return found
+    }
+
+    /// What each open descriptor points to (`socket:[…]`, `pipe:[…]`, a path), for messages.
+    static func descriptorTargets() -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []).compactMap {
+            try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\($0)")
+        }
     }
 
     private static func statusValue(_ name: String) -> Int {
@@ -95,44 +102,87 @@ final class FaultsMemorySampler: Sendable {
     }
 }
 
-/// The descriptors and threads of the process before a test, and the check that they return.
+/// The descriptors and threads of the process before a test, and the checks that the test's
+/// managers left nothing behind.
 ///
 /// Taken after the servers run and after a warm-up exchange (curl's global state, the first
-/// connection), so that what remains after the test is what the test leaked. Pooled keep-alive
-/// connections belong to a manager: the test invalidates and releases its managers before
-/// ``expectReturned(within:sourceLocation:)``.
-struct FaultsLedger {
+/// connection). Three checks, from the most to the least attributable: every manager the test
+/// made through ``makeManager(_:)`` and its engine are deallocated (their engine thread ended,
+/// their connection pool and wake-up descriptors closed); no connection to the test servers
+/// opened since the baseline is still open; the process's descriptor count is back at the
+/// baseline. Other suites of this target run in parallel, so the last check polls: their
+/// short-lived descriptors come and go, and only one that stays fails it.
+final class FaultsLedger {
     let descriptors: Int
     let threads: Int
     let ports: Set<Int>
+    private let socketsBefore: Set<String>
+    private let descriptorsBefore: Set<String>
+    private var tracked: [(name: String, object: FaultsWeak)] = []
+
+    private init(ports: Set<Int>) {
+        self.ports = ports
+        socketsBefore = FaultsProcess.sockets(toPorts: ports)
+        descriptorsBefore = Set(FaultsProcess.descriptorTargets())
+        descriptors = openFileDescriptorCount()
+        threads = FaultsProcess.threadCount()
+    }
 
     /// Warms up against `servers.fault`, lets that manager go, and records the baseline.
     static func begin(_ servers: TestServers, ports extra: [URL] = []) async throws -> FaultsLedger {
         let ports = Set(([servers.fault] + extra).compactMap(\.port))
+        let warmUpEngine = FaultsWeak()
         do {
             let manager = SessionManager(configuration: Faults.configuration())
+            warmUpEngine.object = manager.engine
             let warmUp = try await Faults.run(manager, URLRequest(url: servers.url(.ok)))
             #expect(warmUp.response.data == Data("ok".utf8), "warm-up failed: \(warmUp.summary)")
             manager.invalidateAndCancel()
         }
         // The warm-up manager closes its connection when its engine thread ends.
-        _ = await Faults.poll(seconds: 2) { FaultsProcess.socketCount(toPorts: ports) == 0 }
-        return FaultsLedger(descriptors: openFileDescriptorCount(), threads: FaultsProcess.threadCount(), ports: ports)
+        _ = await Faults.poll(seconds: 2) { warmUpEngine.object == nil }
+        return FaultsLedger(ports: ports)
     }
 
-    /// Polls until this test's server connections are closed and the descriptor count is back
-    /// at (or below) the baseline, for at most `seconds`; records an issue otherwise.
+    /// A manager whose release (and its engine's) ``expectReturned(within:threadSlack:sourceLocation:)`` checks.
+    func makeManager(_ change: (inout SessionConfiguration) -> Void = { _ in }) -> SessionManager {
+        let manager = SessionManager(configuration: Faults.configuration(change))
+        track(manager)
+        return manager
+    }
+
+    /// Adds a manager made elsewhere to the checks.
+    func track(_ manager: SessionManager) {
+        let index = tracked.count / 2
+        let weakManager = FaultsWeak()
+        weakManager.object = manager
+        let weakEngine = FaultsWeak()
+        weakEngine.object = manager.engine
+        tracked += [("manager #\(index)", weakManager), ("engine of manager #\(index)", weakEngine)]
+    }
+
+    /// Polls for at most `seconds` until the test's managers and engines are gone, the
+    /// connections it opened are closed and the descriptor count is back; records an issue
+    /// for each check that did not pass.
     func expectReturned(within seconds: Double = 5, threadSlack: Int? = nil, sourceLocation: SourceLocation = #_sourceLocation) async {
         let deadline = Date().addingTimeInterval(seconds)
-        var sockets = FaultsProcess.socketCount(toPorts: ports)
-        var descriptors = openFileDescriptorCount()
-        while (sockets > 0 || descriptors > self.descriptors) && Date() < deadline {
+        func alive() -> [String] { tracked.filter { $0.object.object != nil }.map(\.name) }
+        func newSockets() -> Set<String> { FaultsProcess.sockets(toPorts: ports).subtracting(socketsBefore) }
+        while (!alive().isEmpty || !newSockets().isEmpty || openFileDescriptorCount() > descriptors) && Date() < deadline {
             try? await Task.sleep(for: .milliseconds(20))
-            sockets = FaultsProcess.socketCount(toPorts: ports)
-            descriptors = openFileDescriptorCount()
         }
-        #expect(sockets == 0, "\(sockets) connections to the test servers still open after \(seconds) s", sourceLocation: sourceLocation)
-        #expect(descriptors <= self.descriptors, "descriptors: \(descriptors) open, baseline \(self.descriptors)", sourceLocation: sourceLocation)
+        let leftAlive = alive()
+        #expect(leftAlive.isEmpty, "still alive \(seconds) s after invalidation and release: \(leftAlive)", sourceLocation: sourceLocation)
+        // When this test's managers are all gone, what is left was opened by a suite running in
+        // parallel: still a leak in this process, and named as such.
+        let owner = leftAlive.isEmpty ? " (this test's managers and engines are released: a suite running in parallel holds it)" : ""
+        let sockets = newSockets()
+        #expect(sockets.isEmpty, "\(sockets.count) connections to the test servers opened during the test are still open\(owner)", sourceLocation: sourceLocation)
+        let count = openFileDescriptorCount()
+        if count > descriptors {
+            let added = FaultsProcess.descriptorTargets().filter { !descriptorsBefore.contains($0) }
+            Issue.record("descriptors: \(count) open, baseline \(descriptors); new since the baseline: \(added.prefix(12))\(owner)", sourceLocation: sourceLocation)
+        }
         if let threadSlack {
             var threads = FaultsProcess.threadCount()
             while threads > self.threads + threadSlack && Date() < deadline {
@@ -142,4 +192,10 @@ struct FaultsLedger {
             #expect(threads <= self.threads + threadSlack, "threads: \(threads), baseline \(self.threads)", sourceLocation: sourceLocation)
         }
     }
+}
+
+/// A weak reference, to prove an object was deallocated.
+final class FaultsWeak: @unchecked Sendable {
+    // @unchecked: written once before the test hands it on, then only read.
+    weak var object: AnyObject?
 }
