@@ -632,35 +632,46 @@ def build(skip: bool) -> str:
 
 
 def callgrind(args, bin_dir: str, nginx: Nginx, out_dir: str) -> dict:
-    """Instructions per request from the difference of two run lengths (so start-up cancels
-    out), and Gannet's inclusive costs per request by function."""
+    """Instructions per request, from the difference of two run lengths so that start-up
+    (dynamic linking, engine thread, first connection) cancels out; the same difference per
+    function (inclusive) and per shared object (exclusive) says where the instructions go."""
     small = nginx.url("/small")
+    gannet = os.path.join(bin_dir, "gannet-bench-client")
     clients = {
-        "gannet": [os.path.join(bin_dir, "gannet-bench-client")],
-        "gannet-async": [os.path.join(bin_dir, "gannet-bench-client"), "--async"],
+        "gannet": [gannet],
+        "gannet-async": [gannet, "--async"],
         "curl-multi-loop": [os.path.join(bin_dir, "curl-multi-bench-client")],
     }
     low, high = args.callgrind_requests // 5, args.callgrind_requests
     report = {"requests": [low, high], "concurrency": args.callgrind_concurrency, "clients": {}}
     for name, binary in clients.items():
-        totals = {}
+        profiles = {}
         for n in (low, high):
             out = os.path.join(out_dir, f"callgrind.{name}.{n}.out")
-            argv = [binary[0], "get", small, "--requests", str(n), "--concurrency", str(args.callgrind_concurrency)] + binary[1:]
-            print(f"bench: valgrind --tool=callgrind {' '.join(os.path.basename(a) if a.startswith('/') else a for a in argv)}",
-                  flush=True)
+            argv = [binary[0], "get", small, "--requests", str(n), "--concurrency", str(args.callgrind_concurrency)]
+            argv += binary[1:]
+            print(f"bench: valgrind --tool=callgrind {os.path.basename(binary[0])} {' '.join(argv[1:])}", flush=True)
             subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}"] + argv,
                            capture_output=True, text=True, check=True)
-            totals[n] = callgrind_total(out)
-        per_request = (totals[high] - totals[low]) / (high - low)
-        report["clients"][name] = {"total_ir": totals, "ir_per_request": per_request,
-                                   "profile": os.path.join(out_dir, f"callgrind.{name}.{high}.out")}
+            profiles[n] = out
+        per = high - low
+        total = (callgrind_total(profiles[high]) - callgrind_total(profiles[low])) / per
+        inclusive = difference(annotate(profiles[low], True), annotate(profiles[high], True), per)
+        exclusive = difference(annotate(profiles[low], False), annotate(profiles[high], False), per)
+        by_object: dict[str, float] = {}
+        for (_, obj), ir in exclusive.items():
+            by_object[obj] = by_object.get(obj, 0) + ir
+        report["clients"][name] = {
+            "ir_per_request": total,
+            "by_object": sorted(([o, ir] for o, ir in by_object.items() if ir > total * 0.005),
+                                key=lambda x: -x[1]),
+            "functions_inclusive": top(inclusive, args.callgrind_top, total),
+            "functions_exclusive": top(exclusive, args.callgrind_top, total),
+            "profiles": profiles,
+        }
     loop = report["clients"]["curl-multi-loop"]["ir_per_request"]
-    for name, entry in report["clients"].items():
+    for entry in report["clients"].values():
         entry["vs_curl_loop"] = entry["ir_per_request"] / loop
-    report["gannet_functions"] = top_functions(report["clients"]["gannet"]["profile"], high, args.callgrind_top)
-    report["gannet_async_functions"] = top_functions(report["clients"]["gannet-async"]["profile"], high, args.callgrind_top)
-    report["curl_loop_functions"] = top_functions(report["clients"]["curl-multi-loop"]["profile"], high, 15)
     return report
 
 
@@ -672,30 +683,49 @@ def callgrind_total(path: str) -> int:
     raise SystemExit(f"no totals in {path}")
 
 
-def top_functions(path: str, requests: int, count: int) -> list[dict]:
-    """Inclusive instruction counts per request, demangled, largest first."""
-    annotated = subprocess.run(["callgrind_annotate", "--inclusive=yes", "--threshold=100", path],
-                               capture_output=True, text=True, check=True).stdout
-    rows = []
-    for line in annotated.splitlines():
+def annotate(path: str, inclusive: bool) -> dict[tuple[str, str], int]:
+    """callgrind_annotate's per-function counts: (function, shared object) -> Ir."""
+    text = subprocess.run(["callgrind_annotate", "--auto=no", f"--inclusive={'yes' if inclusive else 'no'}", "--threshold=100", path],
+                          capture_output=True, text=True, check=True).stdout
+    rows: dict[tuple[str, str], int] = {}
+    for line in text.splitlines():
         parts = line.strip().split(None, 1)
         if len(parts) != 2 or not parts[0].replace(",", "").isdigit():
             continue
-        ir = int(parts[0].replace(",", ""))
-        symbol = parts[1].split(" [", 1)[0]
-        if ":" in symbol:
-            symbol = symbol.split(":", 1)[1]
-        rows.append((ir, symbol))
-    if not rows:
-        return []
-    symbols = [s for _, s in rows]
+        rest = parts[1]
+        if rest.startswith("("):
+            rest = rest.split(")", 1)[1].strip()
+        obj = ""
+        if rest.endswith("]") and " [" in rest:
+            rest, obj = rest.rsplit(" [", 1)
+            obj = os.path.basename(obj[:-1])
+        symbol = rest.split(":", 1)[1] if ":" in rest else rest
+        key = (symbol, obj)
+        if symbol != "PROGRAM TOTALS":
+            rows[key] = rows.get(key, 0) + int(parts[0].replace(",", ""))
+    return rows
+
+
+def difference(low: dict, high: dict, requests: int) -> dict:
+    return {key: (high.get(key, 0) - low.get(key, 0)) / requests for key in high}
+
+
+# Frames that only carry others (threads, queues, closure thunks) say nothing about cost.
+_CARRIERS = ("start_thread", "_dispatch_", "NSThreadStart", "Thread.main", "thunk for", "partial apply",
+             "clone3", "0x0000", "closure #1 in CurlEngine.init", "GetWorkload", "main")
+
+
+def top(rows: dict, count: int, total: float) -> list[dict]:
+    symbols = list({symbol for symbol, _ in rows})
     demangled = subprocess.run(["swift", "demangle", "--simplified"], input="\n".join(symbols),
                                capture_output=True, text=True).stdout.splitlines()
-    if len(demangled) != len(symbols):
-        demangled = symbols
+    names = dict(zip(symbols, demangled)) if len(demangled) == len(symbols) else {s: s for s in symbols}
     out = []
-    for (ir, _), name in zip(rows, demangled):
-        out.append({"ir_per_request": ir / requests, "function": name.strip()[:200]})
+    for (symbol, obj), ir in sorted(rows.items(), key=lambda item: -item[1]):
+        name = names[symbol].strip()
+        if any(name.startswith(c) or c in name[:40] for c in _CARRIERS) or ir <= 0:
+            continue
+        out.append({"ir_per_request": round(ir), "share": round(ir / total, 3), "function": name[:160], "object": obj})
         if len(out) >= count:
             break
     return out
@@ -812,15 +842,17 @@ def main() -> None:
 
 
 def print_callgrind(report: dict) -> None:
-    print(f"\nInstructions per request (callgrind, {report['requests'][1]} − {report['requests'][0]} sequential GETs):")
+    low, high = report["requests"]
+    print(f"\nInstructions per request (callgrind; ({high} − {low}) GETs at concurrency {report['concurrency']}):")
     for name, entry in report["clients"].items():
-        print(f"  {name:<18} {entry['ir_per_request']:>12,.0f} Ir/request  ({entry['vs_curl_loop']:.2f}× the curl loop)")
-    for key, title in (("gannet_functions", "gannet (completion handlers)"),
-                       ("gannet_async_functions", "gannet --async"),
-                       ("curl_loop_functions", "curl-multi-loop")):
-        print(f"\nInclusive Ir per request, {title}:")
-        for row in report[key]:
-            print(f"  {row['ir_per_request']:>12,.0f}  {row['function']}")
+        print(f"  {name:<18} {entry['ir_per_request']:>10,.0f} Ir/request  ({entry['vs_curl_loop']:.2f}× the curl loop)")
+    for name, entry in report["clients"].items():
+        print(f"\n{name}: exclusive Ir per request by shared object")
+        for obj, ir in entry["by_object"]:
+            print(f"  {ir:>10,.0f}  {obj}")
+        print(f"{name}: inclusive Ir per request by function (carriers such as threads and thunks left out)")
+        for row in entry["functions_inclusive"]:
+            print(f"  {row['ir_per_request']:>10,.0f} {row['share']:>6.1%}  {row['function']}  [{row['object']}]")
 
 
 if __name__ == "__main__":

@@ -4,6 +4,7 @@
 // HTTP/1.1.
 import AsyncHTTPClient
 import BenchKit
+import Foundation
 import NIOCore
 import NIOSSL
 
@@ -28,7 +29,7 @@ do {
 } catch {
     outcome = .failure(error)
 }
-try? await client.shutdown()
+_ = try? await client.shutdown().get()
 switch outcome {
 case .success(let line):
     print(line)
