@@ -82,6 +82,9 @@ public final class SessionManager: Sendable {
     /// Unfinished upload tasks.
     public var uploadTasks: [SessionTask] { tasks.filter { $0.kind == .upload } }
 
+    /// Unfinished download tasks.
+    public var downloadTasks: [SessionTask] { tasks.filter { $0.kind == .download } }
+
     /// Whether the manager was invalidated and refuses new tasks.
     public var isInvalidated: Bool { settings.withLock { $0.invalidated } }
 
@@ -114,11 +117,11 @@ public final class SessionManager: Sendable {
         with request: URLRequest,
         uploadProgress: (@Sendable (Progress) -> Void)? = nil,
         downloadProgress: (@Sendable (Progress) -> Void)? = nil,
-        completionHandler: (@Sendable (URLResponse?, (any Sendable)?, (any Error)?) -> Void)? = nil
+        completionHandler: @escaping @Sendable (URLResponse?, (any Sendable)?, (any Error)?) -> Void
     ) -> SessionTask {
         dataTask(with: request, serializer: AnyResponseSerializer(responseSerializer),
                  uploadProgress: uploadProgress, downloadProgress: downloadProgress) { response in
-            completionHandler?(response.response, response.value ?? nil, response.error)
+            completionHandler(response.response, response.value ?? nil, response.error)
         }
     }
 
@@ -152,11 +155,12 @@ public final class SessionManager: Sendable {
         body: BodySource?,
         serializer: Serializer,
         progress: ProgressHandlers,
+        sink: BodySinkKind = .memory,
         direct: Bool = false,
         completionHandler: @escaping @Sendable (DataResponse<Serializer.Output>) -> Void
     ) -> SessionTask {
         let identifier = Self.nextIdentifier.wrappingAdd(1, ordering: .relaxed).oldValue
-        let task = SessionTask(identifier: identifier, kind: kind, request: request, body: body, manager: self,
+        let task = SessionTask(identifier: identifier, kind: kind, request: request, body: body, sink: sink, manager: self,
                                progress: progress) { task, outcome in
             self.deliver(outcome, of: task, serializer: serializer, direct: direct, completionHandler: completionHandler)
         }
@@ -188,20 +192,27 @@ public final class SessionManager: Sendable {
             task.update { $0.lazyResponse = lazy }
             // The passthrough serializer ignores the response; skip building it (see LazyResponse).
             let result = Result {
-                try serializer.serialize(request: outcome.request, response: isPassthrough ? nil : lazy?.value,
-                                         data: outcome.data, error: outcome.error)
+                if let files = serializer as? any FileResponseSerializing {
+                    return try files.serialize(fileURL: outcome.fileURL, request: outcome.request, response: lazy?.value, error: outcome.error) as! Serializer.Output
+                }
+                return try serializer.serialize(request: outcome.request, response: isPassthrough ? nil : lazy?.value,
+                                                data: outcome.data, error: outcome.error)
             }
             let response = DataResponse(request: outcome.request, lazyResponse: lazy, data: outcome.data,
                                         metrics: outcome.metrics, result: result)
             completionHook?(self, task, response.error)
+            let posts = self.configuration.postsTaskNotifications
             let notify: @Sendable () -> Void = {
-                var userInfo: [AnyHashable: Any] = [TaskNotificationKey.responseSerializer: serializer]
+                guard posts else { return }
+                var userInfo: [AnyHashable: Any]
+                switch result {
+                case .success(let value):
+                    userInfo = [TaskNotificationKey.responseSerializer: serializer, TaskNotificationKey.serializedResponse: value]
+                case .failure(let error):
+                    userInfo = [TaskNotificationKey.responseSerializer: serializer, TaskNotificationKey.error: error]
+                }
                 if let data = response.data { userInfo[TaskNotificationKey.responseData] = data }
                 if let metrics = response.metrics { userInfo[TaskNotificationKey.metrics] = metrics }
-                switch result {
-                case .success(let value): userInfo[TaskNotificationKey.serializedResponse] = value
-                case .failure(let error): userInfo[TaskNotificationKey.error] = error
-                }
                 NotificationCenter.default.post(name: .gannetTaskDidComplete, object: task, userInfo: userInfo)
             }
             if direct {
@@ -273,6 +284,18 @@ struct AnyResponseSerializer: ResponseSerializing {
     init(_ base: any ResponseSerializing) { self.base = base }
 
     func serialize(request: URLRequest?, response: HTTPURLResponse?, data: Data?, error: (any Error)?) throws -> (any Sendable)? {
-        try base.serialize(request: request, response: response, data: data, error: error)
+        let value = try base.serialize(request: request, response: response, data: data, error: error)
+        // A serializer whose Output is optional (JSON's nil for an empty body) must reach an
+        // AFNetworking-style callback as nil, not as an existential holding `nil`.
+        if let optional = value as? any OptionalValue, optional.isNone { return nil }
+        return value
     }
+}
+
+private protocol OptionalValue {
+    var isNone: Bool { get }
+}
+
+extension Optional: OptionalValue {
+    fileprivate var isNone: Bool { self == nil }
 }

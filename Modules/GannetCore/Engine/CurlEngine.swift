@@ -18,6 +18,7 @@ final class CurlEngine: @unchecked Sendable {
         case suspend(Transfer)
         case resume(Transfer)
         case disposition(Transfer, ResponseDisposition)
+        case resumeReading(Transfer)
         case shutdown
     }
 
@@ -116,6 +117,13 @@ final class CurlEngine: @unchecked Sendable {
                 // on the engine thread, as they must.
                 curl_easy_pause(easy.raw, CurlPause.resume)
             }
+        case .resumeReading(let transfer):
+            guard active[ObjectIdentifier(transfer)] != nil, transfer.isBackpressured else { return }
+            transfer.isBackpressured = false
+            transfer.touch()
+            if !transfer.isSuspended && !transfer.isAwaitingDisposition, let easy = transfer.easy {
+                curl_easy_pause(easy.raw, CurlPause.resume)
+            }
         case .shutdown:
             stopping = true
         }
@@ -123,11 +131,10 @@ final class CurlEngine: @unchecked Sendable {
 
     /// Configures the transfer's next hop on an easy handle and adds it to the multi handle.
     func attach(_ transfer: Transfer) {
-        let easy = spareHandles.popLast() ?? EasyHandle()
+        let easy = spareHandles.popLast() ?? makeHandle()
         do {
             try transfer.configure(easy)
         } catch {
-            curl_easy_reset(easy.raw)
             spareHandles.append(easy)
             transfer.finish(error: error)
             return
@@ -141,8 +148,15 @@ final class CurlEngine: @unchecked Sendable {
         active[ObjectIdentifier(transfer)] = nil
         guard let easy = transfer.releaseHandle() else { return }
         curl_multi_remove_handle(multi.raw, easy.raw)
-        curl_easy_reset(easy.raw)
+        // The error buffer belongs to the transfer; libcurl must not keep its address.
+        easy.set(CURLOPT_ERRORBUFFER, pointer: nil)
         if spareHandles.count < 64 { spareHandles.append(easy) }
+    }
+
+    private func makeHandle() -> EasyHandle {
+        let easy = EasyHandle()
+        easy.applyEngineOptions(configuration)
+        return easy
     }
 
     private func collectFinishedTransfers() {

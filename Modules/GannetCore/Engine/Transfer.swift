@@ -43,6 +43,9 @@ final class Transfer: @unchecked Sendable {
 
     var isSuspended = false
     var isAwaitingDisposition = false
+    /// Paused because a byte-stream consumer has not caught up.
+    var isBackpressured = false
+    private var fileSink: FileSink?
     private(set) var lastActivity: UInt64
     /// Idle timeout in nanoseconds: the request's `timeoutInterval`, else the configuration's.
     let idleTimeout: UInt64
@@ -70,7 +73,7 @@ final class Transfer: @unchecked Sendable {
     func touch() { lastActivity = MonotonicClock.nanoseconds() }
 
     func isIdleExpired(now: UInt64) -> Bool {
-        !isSuspended && !isAwaitingDisposition && now &- lastActivity > idleTimeout
+        !isSuspended && !isAwaitingDisposition && !isBackpressured && now &- lastActivity > idleTimeout
     }
 
     func releaseHandle() -> EasyHandle? {
@@ -138,12 +141,31 @@ final class Transfer: @unchecked Sendable {
     private func finish(outcome: TransferOutcome) {
         guard !isFinished else { return }
         isFinished = true
+        var outcome = outcome
+        if let fileSink {
+            if outcome.error == nil {
+                fileSink.closeFile()
+                outcome.fileURL = fileSink.url
+                outcome.data = nil
+            } else {
+                fileSink.discard()
+            }
+            self.fileSink = nil
+        }
+        if case .stream(let stream) = task.sink {
+            if let head, outcome.error == nil, let url = request.url {
+                stream.deliverHead(LazyResponse(head: head, url: url))
+            }
+            stream.finish(outcome.error)
+            // Breaks the task → sink → state → task cycle once nothing can resume reading.
+            stream.task.withLock { $0 = nil }
+            outcome.data = nil
+        }
         metrics.totalDuration = Double(MonotonicClock.nanoseconds() &- startedAt) / 1e9
         metrics.countOfRequestBodyBytesSent = sentBytes
         metrics.countOfResponseBodyBytesReceived = receivedBytes
         reportProgress(final: true)
         reader = nil
-        var outcome = outcome
         outcome.metrics = metrics
         task.complete(outcome)
     }
@@ -170,26 +192,21 @@ final class Transfer: @unchecked Sendable {
 
         self.easy = easy
         let me = Unmanaged.passUnretained(self).toOpaque()
+        // Handles are reused without curl_easy_reset: the options every transfer of this engine
+        // shares were set once (EasyHandle.applyEngineOptions); each option a request may
+        // change is set here every time, to its default when the request does not use it.
         easy.set(CURLOPT_URL, url.absoluteString)
         easy.set(CURLOPT_PRIVATE, pointer: me)
-        easy.set(CURLOPT_NOSIGNAL, true)
-        easy.set(CURLOPT_PROTOCOLS_STR, "http,https")
-        easy.set(CURLOPT_FOLLOWLOCATION, false)
         easy.set(CURLOPT_ERRORBUFFER, pointer: UnsafeMutableRawPointer(errorBuffer))
         errorBuffer[0] = 0
-        _ = ccurl_easy_setopt_write_function(easy.raw, CURLOPT_HEADERFUNCTION, transferHeaderCallback)
         easy.set(CURLOPT_HEADERDATA, pointer: me)
-        _ = ccurl_easy_setopt_write_function(easy.raw, CURLOPT_WRITEFUNCTION, transferWriteCallback)
         easy.set(CURLOPT_WRITEDATA, pointer: me)
-        easy.set(CURLOPT_SUPPRESS_CONNECT_HEADERS, true)
-        easy.set(CURLOPT_PIPEWAIT, true)
-        if configuration.decompressesResponses { easy.set(CURLOPT_ACCEPT_ENCODING, "") }
-
-        switch configuration.httpVersion {
-        case .http1_1: easy.set(CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_1_1))
-        case .http2PriorKnowledge: easy.set(CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2_PRIOR_KNOWLEDGE))
-        default: easy.set(CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS))
-        }
+        easy.set(CURLOPT_READDATA, pointer: me)
+        easy.set(CURLOPT_HTTPGET, true)
+        easy.set(CURLOPT_CUSTOMREQUEST, nil as String?)
+        easy.set(CURLOPT_POSTFIELDSIZE_LARGE, offset: -1)
+        easy.set(CURLOPT_MAX_SEND_SPEED_LARGE, offset: 0)
+        TLSVerification.configure(easy, transfer: self, evaluates: evaluatesTrust)
 
         let connectMs = Int(min(configuration.connectTimeout, Double(idleTimeout) / 1e9) * 1000)
         easy.set(CURLOPT_CONNECTTIMEOUT_MS, max(connectMs, 1))
@@ -198,30 +215,23 @@ final class Transfer: @unchecked Sendable {
         if remaining <= 0 {
             throw TransportError.urlError(gannet: GannetError(.timedOut, "The resource timeout passed", failingURL: url), url: url)
         }
-        if remaining < 1e9 { easy.set(CURLOPT_TIMEOUT_MS, max(Int(remaining * 1000), 1)) }
+        easy.set(CURLOPT_TIMEOUT_MS, remaining < 1e9 ? max(Int(remaining * 1000), 1) : 0)
 
-        switch configuration.proxy {
-        case .environment: break
-        case .none: easy.set(CURLOPT_PROXY, "")
-        case .url(let proxy, let bypass):
-            easy.set(CURLOPT_PROXY, proxy.absoluteString)
-            if let bypass { easy.set(CURLOPT_NOPROXY, bypass) }
-        }
-
-        configureTLS(easy)
-        try configureBody(easy, method: method, fields: &fields)
-
-        var lines = fields.map { name, value in value.isEmpty ? "\(name);" : "\(name): \(value)" }
         // curl waits up to a second for `100 Continue` before sending a large body; Gannet
         // sends at once, as URLSession does.
-        lines.append("Expect:")
+        var removed = ["Expect"]
+        try configureBody(easy, method: method, fields: &fields, removed: &removed)
+
+        // `Name;` sends an empty value, `Name:` removes a header libcurl would add itself.
+        var lines = fields.map { name, value in value.isEmpty ? "\(name);" : "\(name): \(value)" }
+        lines += removed.map { "\($0):" }
         let list = HeaderList(lines)
         headerList = list
         easy.set(CURLOPT_HTTPHEADER, pointer: UnsafeMutableRawPointer(list.raw))
         touch()
     }
 
-    private func configureBody(_ easy: EasyHandle, method: String, fields: inout [(String, String)]) throws {
+    private func configureBody(_ easy: EasyHandle, method: String, fields: inout [(String, String)], removed: inout [String]) throws {
         let upper = method.uppercased()
         let declaredLength = fields.first { $0.0.lowercased() == "content-length" }.flatMap { Int64($0.1) }
         // libcurl writes Content-Length (or chunked framing) itself from the size given here.
@@ -243,25 +253,16 @@ final class Transfer: @unchecked Sendable {
         task.update { $0.countOfBytesExpectedToSend = length ?? -1 }
         task.existingProgress(upload: true)?.totalUnitCount = length ?? -1
         easy.set(CURLOPT_POST, true)
-        _ = ccurl_easy_setopt_read_function(easy.raw, transferReadCallback)
-        easy.set(CURLOPT_READDATA, pointer: Unmanaged.passUnretained(self).toOpaque())
+        if !fields.contains(where: { ASCII.equalsIgnoringCase($0.0, "Content-Type") }) {
+            // libcurl labels every POST body as a form; send no Content-Type the caller did not set.
+            removed.append("Content-Type")
+        }
         easy.set(CURLOPT_POSTFIELDSIZE_LARGE, offset: length ?? -1)
+        if case .stream(let stream) = source, let paced = stream as? any RateLimitedBodyStream,
+           let rate = paced.maximumBytesPerSecond, rate > 0 {
+            easy.set(CURLOPT_MAX_SEND_SPEED_LARGE, offset: rate)
+        }
         if method != "POST" { easy.set(CURLOPT_CUSTOMREQUEST, method) }
-    }
-
-    private func configureTLS(_ easy: EasyHandle) {
-        let tls = configuration.tls
-        if let caFile = tls.caFile { easy.set(CURLOPT_CAINFO, caFile) }
-        if let caDirectory = tls.caDirectory { easy.set(CURLOPT_CAPATH, caDirectory) }
-        if let client = tls.clientCertificate {
-            easy.set(CURLOPT_SSLCERT, client.certificateFile)
-            easy.set(CURLOPT_SSLCERTTYPE, client.format.rawValue)
-            if let key = client.keyFile { easy.set(CURLOPT_SSLKEY, key) }
-            if let password = client.password { easy.set(CURLOPT_KEYPASSWD, password) }
-        }
-        if tls.serverTrustEvaluator != nil {
-            TLSVerification.install(on: easy, transfer: self)
-        }
     }
 
     // MARK: Callbacks (engine thread, inside libcurl)
@@ -332,8 +333,18 @@ final class Transfer: @unchecked Sendable {
             $0.countOfBytesExpectedToReceive = expected
         }
         task.existingProgress(upload: false)?.totalUnitCount = expected
-        if expected > 0 {
-            body.reserveCapacity(Int(min(expected, configuration.limits.maximumBodyBytes, 64 << 20)))
+        switch task.sink {
+        case .memory:
+            if expected > 0 { body.reserveCapacity(Int(min(expected, configuration.limits.maximumBodyBytes, 64 << 20))) }
+        case .file:
+            do {
+                fileSink = try FileSink()
+            } catch {
+                stopError = TransportError.urlError(gannet: error as? GannetError ?? GannetError(.bodyStreamFailed, "\(error)"), url: url)
+                return 0
+            }
+        case .stream(let stream):
+            stream.deliverHead(LazyResponse(head: head, url: url))
         }
         if let decide = hooks.dataTaskDidReceiveResponse, let response, decide(task.manager, task, response) == .cancel {
             stopError = TransportError.make(.cancelled, underlying: GannetError(.transport, "Cancelled by the response disposition", failingURL: url), url: url)
@@ -367,13 +378,35 @@ final class Transfer: @unchecked Sendable {
             }
             return bytes.count
         }
-        receivedBytes += Int64(bytes.count)
-        if receivedBytes > configuration.limits.maximumBodyBytes {
-            let error = GannetError(.bodyTooLarge, "The response body exceeds \(configuration.limits.maximumBodyBytes) bytes after decoding", failingURL: request.url)
+        let limit: Int64?
+        switch task.sink {
+        case .memory: limit = configuration.limits.maximumBodyBytes
+        case .file, .stream: limit = configuration.limits.maximumDownloadBytes
+        }
+        if let limit, receivedBytes + Int64(bytes.count) > limit {
+            let error = GannetError(.bodyTooLarge, "The response body exceeds \(limit) bytes after decoding", failingURL: request.url)
             stopError = TransportError.urlError(gannet: error, url: request.url)
             return 0
         }
-        body.append(bytes.assumingMemoryBound(to: UInt8.self))
+        switch task.sink {
+        case .memory:
+            body.append(bytes.assumingMemoryBound(to: UInt8.self))
+        case .file:
+            do {
+                try fileSink?.write(bytes)
+            } catch {
+                stopError = TransportError.urlError(gannet: error as? GannetError ?? GannetError(.bodyStreamFailed, "\(error)"), url: request.url)
+                return 0
+            }
+        case .stream(let stream):
+            if stream.pauseIfFull() {
+                // libcurl keeps these bytes and offers them again after the unpause.
+                isBackpressured = true
+                return Int(CURL_WRITEFUNC_PAUSE)
+            }
+            stream.push(Data(bytes))
+        }
+        receivedBytes += Int64(bytes.count)
         if let hook = hooks.dataTaskDidReceiveData {
             hook(task.manager, task, Data(bytes))
         }
@@ -400,14 +433,14 @@ final class Transfer: @unchecked Sendable {
 
     /// Updates the task's counters and progress, calling progress handlers at most every 50 ms.
     private func reportProgress(final: Bool) {
-        let now = MonotonicClock.nanoseconds()
-        guard final || now &- lastProgressReport > 50_000_000 else { return }
-        lastProgressReport = now
         let received = receivedBytes, sent = sentBytes
         task.update {
             $0.countOfBytesReceived = received
             $0.countOfBytesSent = sent
         }
+        let now = MonotonicClock.nanoseconds()
+        guard final || now &- lastProgressReport > 50_000_000 else { return }
+        lastProgressReport = now
         let handlers = task.progressHandlers
         if let download = handlers.download.map({ _ in task.downloadProgress }) ?? task.existingProgress(upload: false) {
             download.completedUnitCount = received
@@ -438,6 +471,17 @@ final class Transfer: @unchecked Sendable {
         case Int(CURL_HTTP_VERSION_3): metrics.httpVersion = "HTTP/3"
         default: break
         }
+    }
+
+    /// Whether Gannet decides trust for this transfer (an evaluator or a challenge handler),
+    /// instead of libcurl's own verification.
+    var evaluatesTrust: Bool {
+        configuration.tls.serverTrustEvaluator != nil || hooks.serverTrustChallenge != nil
+    }
+
+    func recordCancelledHandshake() {
+        let url = request.url
+        stopError = TransportError.make(.cancelled, underlying: GannetError(.serverTrustRejected, "The server trust challenge was cancelled", failingURL: url), url: url)
     }
 
     func recordTrustFailure(_ error: any Error) {

@@ -1,0 +1,64 @@
+import Foundation
+import GannetCore
+import GannetTestSupport
+import Testing
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+@Suite("async/await over the same engine")
+struct AsyncTests {
+    let servers: TestServers
+    init() throws { servers = try TestServers.shared() }
+
+    @Test func dataForRequest() async throws {
+        let (data, response) = try await SessionManager().data(for: URLRequest(url: servers.nginx.adding("/small")))
+        #expect(response.statusCode == 200)
+        #expect(data == Data("ok".utf8))
+    }
+
+    @Test func transportErrorsAreThrown() async throws {
+        await #expect(throws: URLError.self) {
+            _ = try await SessionManager().data(for: URLRequest(url: URL(string: "http://127.0.0.1:1/")!))
+        }
+    }
+
+    @Test func cancellingTheSwiftTaskCancelsTheTransfer() async throws {
+        let manager = SessionManager()
+        let url = servers.httpbin.adding("/delay/10")
+        // The bound below only tells "cancelled" from "waited for the 10 s answer".
+        let started = Date()
+        let work = Task { try await manager.data(for: URLRequest(url: url)) }
+        try await Task.sleep(for: .milliseconds(300))
+        work.cancel()
+        do {
+            _ = try await work.value
+            Issue.record("expected cancellation")
+        } catch {
+            #expect((error as? URLError)?.code == .cancelled)
+        }
+        #expect(Date().timeIntervalSince(started) < 9)
+        #expect(manager.tasks.isEmpty)
+    }
+
+    @Test func uploadFromFile() async throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("gannet-async-\(UUID()).txt")
+        try Data("streamed from disk".utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        var request = URLRequest(url: servers.httpbin.adding("/post"))
+        request.httpMethod = "POST"
+        let (data, _) = try await SessionManager().upload(for: request, fromFile: file)
+        #expect(try json(data)["data"] as? String == "streamed from disk")
+    }
+
+    @Test func valueUsesTheSerializer() async throws {
+        struct Length: ResponseSerializing {
+            func serialize(request: URLRequest?, response: HTTPURLResponse?, data: Data?, error: (any Error)?) throws -> Int {
+                if let error { throw error }
+                return (response?.statusCode ?? 0) * 1000 + (data?.count ?? 0)
+            }
+        }
+        let value = try await SessionManager().value(for: URLRequest(url: servers.nginx.adding("/small")), serializer: Length())
+        #expect(value == 200_002)
+    }
+}

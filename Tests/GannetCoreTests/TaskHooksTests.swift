@@ -1,0 +1,252 @@
+import Foundation
+import GannetCore
+import GannetTestSupport
+import Synchronization
+import Testing
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+@Suite("Tasks, hooks and notifications")
+struct TaskHooksTests {
+    let servers: TestServers
+    init() throws { servers = try TestServers.shared() }
+
+    @Test func cancelMidBody() async throws {
+        let manager = SessionManager()
+        let received = CallCounter()
+        manager.setDataTaskDidReceiveData { _, task, _ in
+            received.increment()
+            if received.value == 2 { task.cancel() }
+        }
+        let url = servers.url(.slowBody(bytes: 50, intervalMilliseconds: 20))
+        let response = await perform(manager, URLRequest(url: url))
+        #expect((response.error as? URLError)?.code == .cancelled)
+        #expect(received.value >= 2 && received.value < 50)
+    }
+
+    @Test func cancelBeforeResumeCompletesOnceWithCancelled() async throws {
+        let manager = SessionManager()
+        let completions = CallCounter()
+        let response = await withCheckedContinuation { continuation in
+            let task = manager.dataTask(with: URLRequest(url: servers.httpbin.adding("/get")), serializer: .passthrough) {
+                completions.increment()
+                continuation.resume(returning: $0)
+            }
+            task.cancel()
+            task.resume()
+            task.cancel()
+        }
+        #expect((response.error as? URLError)?.code == .cancelled)
+        try await Task.sleep(for: .milliseconds(100))
+        #expect(completions.value == 1)
+    }
+
+    @Test func suspendAndResumeMidBody() async throws {
+        let manager = SessionManager()
+        let paused = Mutex<SessionTask?>(nil)
+        manager.setDataTaskDidReceiveData { _, task, _ in
+            let first = paused.withLock { value -> Bool in
+                guard value == nil else { return false }
+                value = task
+                return true
+            }
+            if first { task.suspend() }
+        }
+        let url = servers.url(.slowBody(bytes: 20, intervalMilliseconds: 10))
+        async let response = perform(manager, URLRequest(url: url))
+        var task: SessionTask?
+        for _ in 0..<200 where task == nil {
+            try await Task.sleep(for: .milliseconds(10))
+            task = paused.withLock { $0 }
+        }
+        let suspended = try #require(task)
+        #expect(suspended.state == .suspended)
+        let countWhileSuspended = suspended.countOfBytesReceived
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(suspended.countOfBytesReceived == countWhileSuspended)
+        suspended.resume()
+        let result = await response
+        #expect(result.error == nil)
+        #expect(result.data?.count == 20)
+        #expect(suspended.state == .completed)
+    }
+
+    @Test func dispositionCancelStopsBeforeTheBody() async throws {
+        let manager = SessionManager()
+        let bodyChunks = CallCounter()
+        manager.setDataTaskDidReceiveResponse { _, _, response in
+            response.statusCode == 200 ? .cancel : .allow
+        }
+        manager.setDataTaskDidReceiveData { _, _, _ in bodyChunks.increment() }
+        let response = await perform(manager, URLRequest(url: servers.nginx.adding("/files/1m.bin")))
+        #expect((response.error as? URLError)?.code == .cancelled)
+        #expect(bodyChunks.value == 0)
+    }
+
+    @Test func deferredDispositionPausesUntilDecided() async throws {
+        let manager = SessionManager()
+        let asked = CallCounter()
+        manager.setDataTaskDidReceiveResponse(deferred: { _, _, response, decide in
+            asked.increment()
+            DispatchQueue.global().asyncAfter(deadline: .now() + 0.2) {
+                decide(response.statusCode == 200 ? .allow : .cancel)
+                decide(.cancel)
+            }
+        })
+        let allowed = await perform(manager, URLRequest(url: servers.nginx.adding("/files/1m.bin")))
+        #expect(allowed.error == nil)
+        #expect(allowed.data?.count == 1024 * 1024)
+        let refused = await perform(manager, URLRequest(url: servers.httpbin.adding("/status/404")))
+        #expect((refused.error as? URLError)?.code == .cancelled)
+        #expect(asked.value == 2)
+    }
+
+    @Test func hooksMayCallBackIntoTheManager() async throws {
+        // A hook that starts a new task and cancels its own, on the engine thread, must not
+        // deadlock: hooks run without engine locks held.
+        let manager = SessionManager()
+        let nested = Mutex<SessionTask?>(nil)
+        let nestedDone = CallCounter()
+        manager.setDataTaskDidReceiveResponse { manager, task, _ in
+            guard task.originalRequest?.url?.path == "/bytes/1000" else { return .allow }
+            let inner = manager.dataTask(with: URLRequest(url: self.servers.httpbin.adding("/get")), serializer: .passthrough) { _ in
+                nestedDone.increment()
+            }
+            nested.withLock { $0 = inner }
+            inner.resume()
+            task.cancel()
+            _ = manager.tasks
+            return .allow
+        }
+        let response = await perform(manager, URLRequest(url: servers.httpbin.adding("/bytes/1000")))
+        #expect((response.error as? URLError)?.code == .cancelled)
+        for _ in 0..<100 where nestedDone.value == 0 { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(nestedDone.value == 1)
+    }
+
+    @Test func notificationsArePostedWithTheirUserInfo() async throws {
+        let manager = SessionManager()
+        let request = URLRequest(url: servers.httpbin.adding("/get?notify=1"))
+        let resumed = CallCounter()
+        let completed = Mutex<[String]>([])
+        let center = NotificationCenter.default
+        let taskBox = Mutex<SessionTask?>(nil)
+        let resumeObserver = center.addObserver(forName: .gannetTaskDidResume, object: nil, queue: nil) { note in
+            if let task = note.object as? SessionTask, task === taskBox.withLock({ $0 }) { resumed.increment() }
+        }
+        let completeObserver = center.addObserver(forName: .gannetTaskDidComplete, object: nil, queue: nil) { note in
+            guard let task = note.object as? SessionTask, task === taskBox.withLock({ $0 }) else { return }
+            completed.withLock { $0 = (note.userInfo ?? [:]).keys.compactMap { $0 as? String }.sorted() }
+        }
+        defer {
+            center.removeObserver(resumeObserver)
+            center.removeObserver(completeObserver)
+        }
+        _ = await withCheckedContinuation { continuation in
+            let task = manager.dataTask(with: request, serializer: .passthrough) { continuation.resume(returning: $0) }
+            taskBox.withLock { $0 = task }
+            task.resume()
+        }
+        for _ in 0..<100 where completed.withLock({ $0.isEmpty }) { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(resumed.value == 1)
+        #expect(completed.withLock { $0 } == [TaskNotificationKey.metrics, TaskNotificationKey.responseData,
+                                                 TaskNotificationKey.responseSerializer, TaskNotificationKey.serializedResponse].sorted())
+    }
+
+    @Test func completionQueueAndGroupAreHonoured() async throws {
+        let manager = SessionManager()
+        let queue = DispatchQueue(label: "gannet.test.completion")
+        let key = DispatchSpecificKey<Int>()
+        queue.setSpecific(key: key, value: 7)
+        manager.completionQueue = queue
+        let group = DispatchGroup()
+        manager.completionGroup = group
+        let onQueue = CallCounter()
+        for index in 0..<5 {
+            manager.dataTask(with: URLRequest(url: servers.nginx.adding("/small?g=\(index)")), serializer: .passthrough) { _ in
+                if DispatchQueue.getSpecific(key: key) == 7 { onQueue.increment() }
+            }.resume()
+        }
+        let waited = await withCheckedContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(returning: group.wait(timeout: .now() + 10)) }
+        }
+        #expect(waited == .success)
+        #expect(onQueue.value == 5)
+    }
+
+    @Test func taskStateAndCountersAndProgress() async throws {
+        let manager = SessionManager()
+        let progressCalls = CallCounter()
+        let task = manager.dataTask(with: URLRequest(url: servers.nginx.adding("/files/1m.bin")), serializer: .passthrough,
+                                    downloadProgress: { _ in progressCalls.increment() }) { _ in }
+        #expect(task.state == .suspended)
+        #expect(manager.tasks.contains(task))
+        task.resume()
+        for _ in 0..<200 where task.state != .completed { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(task.state == .completed)
+        #expect(task.countOfBytesReceived == 1024 * 1024)
+        #expect(task.downloadProgress.completedUnitCount == 1024 * 1024)
+        #expect(task.downloadProgress.fractionCompleted == 1.0)
+        #expect((task.response as? HTTPURLResponse)?.statusCode == 200)
+        #expect(progressCalls.value >= 1)
+        #expect(!manager.tasks.contains(task))
+    }
+
+    @Test func progressCancellationCancelsTheTask() async throws {
+        let manager = SessionManager()
+        let response = await withCheckedContinuation { continuation in
+            let task = manager.dataTask(with: URLRequest(url: servers.url(.slowBody(bytes: 100, intervalMilliseconds: 20))),
+                                        serializer: .passthrough) { continuation.resume(returning: $0) }
+            task.resume()
+            DispatchQueue.global().asyncAfter(deadline: .now() + 0.2) { task.downloadProgress.cancel() }
+        }
+        #expect((response.error as? URLError)?.code == .cancelled)
+    }
+
+    @Test func invalidatedManagerRefusesNewTasks() async throws {
+        let manager = SessionManager()
+        manager.invalidateAndCancel()
+        #expect(manager.isInvalidated)
+        let response = await perform(manager, URLRequest(url: servers.httpbin.adding("/get")))
+        #expect(gannetCode(response.error) == .sessionInvalidated)
+    }
+
+    @Test func afnetworkingShapedCompletionUsesTheManagersSerializer() async throws {
+        let manager = SessionManager()
+        let (status, object, error) = await withCheckedContinuation { continuation in
+            manager.dataTask(with: URLRequest(url: servers.nginx.adding("/small"))) { response, object, error in
+                continuation.resume(returning: ((response as? HTTPURLResponse)?.statusCode, object as? Data, error.map { "\($0)" }))
+            }.resume()
+        }
+        #expect(status == 200)
+        #expect(object == Data("ok".utf8))
+        #expect(error == nil)
+    }
+}
+
+@Suite("AFNetworking-shaped completion")
+struct AFNetworkingShapeTests {
+    struct OptionalLength: ResponseSerializing {
+        func serialize(request: URLRequest?, response: HTTPURLResponse?, data: Data?, error: (any Error)?) throws -> Int? {
+            if let error { throw error }
+            guard let data, !data.isEmpty else { return nil }
+            return data.count
+        }
+    }
+
+    @Test func anOptionalOutputOfNilArrivesAsNil() async throws {
+        let servers = try TestServers.shared()
+        let manager = SessionManager()
+        manager.responseSerializer = OptionalLength()
+        let (empty, full) = await withCheckedContinuation { continuation in
+            manager.dataTask(with: URLRequest(url: servers.httpbin.adding("/status/204"))) { _, emptyObject, _ in
+                manager.dataTask(with: URLRequest(url: servers.nginx.adding("/small"))) { _, fullObject, _ in
+                    continuation.resume(returning: (emptyObject == nil, fullObject as? Int))
+                }.resume()
+            }.resume()
+        }
+        #expect(empty)
+        #expect(full == 2)
+    }
+}
