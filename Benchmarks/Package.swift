@@ -40,7 +40,12 @@ let package = Package(
         .target(name: "BenchKit", path: "Sources/BenchKit", swiftSettings: strictSettings),
         .executableTarget(
             name: "gannet-bench-client",
-            dependencies: ["BenchKit", .product(name: "GannetCore", package: "Gannet")],
+            dependencies: [
+                "BenchKit",
+                .product(name: "GannetCore", package: "Gannet"),
+                .product(name: "GannetRequestSerialization", package: "Gannet"),
+                .product(name: "GannetSecurity", package: "Gannet"),
+            ],
             path: "Sources/gannet-bench-client",
             swiftSettings: strictSettings
         ),
@@ -69,7 +74,11 @@ let package = Package(
         ),
         .executableTarget(
             name: "parse-bench-client",
-            dependencies: ["BenchKit"],
+            dependencies: [
+                "BenchKit",
+                .product(name: "GannetResponseSerialization", package: "Gannet"),
+                .product(name: "GannetXML", package: "Gannet"),
+            ],
             path: "Sources/parse-bench-client",
             swiftSettings: strictSettings
         ),

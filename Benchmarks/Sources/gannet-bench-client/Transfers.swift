@@ -1,40 +1,36 @@
 import BenchKit
 import GannetCore
+import GannetRequestSerialization
 import Synchronization
 
-/// Counts (and optionally writes) body bytes as they arrive, on the engine thread.
-final class ByteSink: @unchecked Sendable {
-    // @unchecked: only the engine thread calls `consume`, and `count` is read after the
-    // completion handler ran, which happens after the last `consume`.
-    private(set) var count: Int64 = 0
-    private let output: OutputFile?
-
-    init(output: String?) { self.output = output.map(OutputFile.init(path:)) }
-
-    func consume(_ data: Data) {
-        count += Int64(data.count)
-        output?.write(data)
-    }
-}
-
-/// A large GET. Gannet has no download task yet: a data task with a
-/// `dataTaskDidReceiveData` hook streams the bytes, but the engine also keeps the whole body
-/// in memory (Transfer.body), so the body limit is lifted for the run and peak memory grows
-/// with the body. The figures show it.
+/// A large GET.
 struct Download {
     let invocation: Invocation
     let configuration: SessionConfiguration
 
-    func run() -> Never {
-        var configuration = configuration
-        configuration.limits.maximumBodyBytes = .max
+    /// Streamed and discarded: `bytes(for:)`, which never accumulates the body.
+    func stream() async -> Never {
         let manager = SessionManager(configuration: configuration)
-        let sink = ByteSink(output: invocation.output)
-        manager.setDataTaskDidReceiveData { _, _, data in sink.consume(data) }
-        let done = DispatchSemaphore(value: 0)
         let start = Clock.now()
+        var count: Int64 = 0
+        do {
+            let (response, body) = try await manager.bytes(for: URLRequest(url: invocation.url))
+            guard response.statusCode == 200 else { Report.fail("status \(response.statusCode)") }
+            for try await chunk in body { count += Int64(chunk.count) }
+        } catch {
+            Report.fail("\(error)")
+        }
+        Report.transfer(bytes: count, nanoseconds: Clock.now() - start)
+    }
+
+    /// Into `--output`: a download task, which streams to a temporary file and moves it there.
+    func toFile() -> Never {
+        let manager = SessionManager(configuration: configuration)
+        let target = URL(fileURLWithPath: invocation.output!)
+        let done = DispatchSemaphore(value: 0)
         let failure = Mutex<String?>(nil)
-        manager.dataTask(with: URLRequest(url: invocation.url), serializer: PassthroughResponseSerializer()) { response in
+        let start = Clock.now()
+        manager.downloadTask(with: URLRequest(url: invocation.url), destination: { _, _ in target }) { response in
             if let error = response.error {
                 failure.withLock { $0 = "\(error)" }
             } else if response.response?.statusCode != 200 {
@@ -45,26 +41,23 @@ struct Download {
         done.wait()
         let elapsed = Clock.now() - start
         if let message = failure.withLock({ $0 }) { Report.fail(message) }
-        Report.transfer(bytes: sink.count, nanoseconds: elapsed)
+        Report.transfer(bytes: fileSize(target.path), nanoseconds: elapsed)
     }
 }
 
-/// A file sent as a POST body with `uploadTask(with:fromFile:)`, which reads it as it is sent.
+/// A file sent as a POST body: `uploadTask(with:fromFile:)`, which reads it as it is sent, or
+/// with `--multipart` one file part of a multipart body streamed by GannetRequestSerialization.
 struct Upload {
     let invocation: Invocation
     let configuration: SessionConfiguration
 
     func run() -> Never {
         let path = invocation.file!
-        let expected = fileSize(path)
+        let fileBytes = fileSize(path)
         let manager = SessionManager(configuration: configuration)
-        var request = URLRequest(url: invocation.url)
-        request.httpMethod = "POST"
-        request.setValue("application/octet-stream", forHTTPHeaderField: "Content-Type")
         let done = DispatchSemaphore(value: 0)
         let outcome = Mutex<(sent: Int64, failure: String?)>((0, nil))
-        let start = Clock.now()
-        manager.uploadTask(with: request, fromFile: URL(fileURLWithPath: path), serializer: PassthroughResponseSerializer()) { response in
+        let handler: @Sendable (DataResponse<Data>) -> Void = { response in
             let sent = response.metrics?.countOfRequestBodyBytesSent ?? 0
             var failure: String? = nil
             if let error = response.error {
@@ -74,11 +67,36 @@ struct Upload {
             }
             outcome.withLock { $0 = (sent, failure) }
             done.signal()
-        }.resume()
+        }
+        let start = Clock.now()
+        let task: SessionTask
+        if invocation.has("multipart") {
+            let request: URLRequest
+            do {
+                request = try HTTPRequestSerializer().multipartFormRequest(method: "POST", urlString: invocation.url.absoluteString) { form in
+                    try form.appendPart(fileURL: URL(fileURLWithPath: path), name: "file", fileName: "upload.bin",
+                                        mimeType: "application/octet-stream")
+                }
+            } catch {
+                Report.fail("cannot build the multipart request: \(error)")
+            }
+            task = manager.dataTask(with: request, serializer: PassthroughResponseSerializer(), completionHandler: handler)
+        } else {
+            var request = URLRequest(url: invocation.url)
+            request.httpMethod = "POST"
+            request.setValue("application/octet-stream", forHTTPHeaderField: "Content-Type")
+            task = manager.uploadTask(with: request, fromFile: URL(fileURLWithPath: path), serializer: PassthroughResponseSerializer(),
+                                      completionHandler: handler)
+        }
+        task.resume()
         done.wait()
         let elapsed = Clock.now() - start
         let (sent, failure) = outcome.withLock { $0 }
         if let failure { Report.fail(failure) }
-        Report.transfer(bytes: sent, nanoseconds: elapsed, expected: expected)
+        // A multipart body is the file plus the part's boundary and headers.
+        if sent < fileBytes || (!invocation.has("multipart") && sent != fileBytes) {
+            Report.fail("sent \(sent) bytes for a file of \(fileBytes)")
+        }
+        Report.transfer(bytes: sent, nanoseconds: elapsed)
     }
 }

@@ -1,16 +1,17 @@
 // parse-bench-client: response serialization beside Foundation's parsers.
 //
-//   parse-bench-client json|xml FILE --parser foundation|gannet [--iterations N]
+//   parse-bench-client json|xml FILE --parser NAME [--iterations N]
 //
-// prints `seconds=<median of N parses> bytes=<file size>`. The Gannet parsers
-// (GannetResponseSerialization's JSON serializer, GannetXML) are not on main yet, so
-// `--parser gannet` exits 2 (unsupported) until they land.
+// prints `seconds=<median of N parses> bytes=<file size>`. Parsers:
+//   json: foundation (JSONSerialization), gannet (JSONResponseSerializer)
+//   xml:  foundation (XMLParser over a stream, a delegate keeping names and text),
+//         gannet (XMLStreamParser with the same handler), gannet-document (XMLDocument tree)
 import BenchKit
 import Foundation
 
 var arguments = Array(CommandLine.arguments.dropFirst())
 guard arguments.count >= 2, let format = ["json", "xml"].first(where: { $0 == arguments[0] }) else {
-    Report.usage("parse-bench-client json|xml FILE --parser foundation|gannet [--iterations N]")
+    Report.usage("parse-bench-client json|xml FILE --parser NAME [--iterations N]")
 }
 let path = arguments[1]
 arguments.removeFirst(2)
@@ -26,18 +27,22 @@ while let flag = arguments.first {
     default: Report.unsupported("flag \(flag)")
     }
 }
-guard parser == "foundation" else {
-    Report.unsupported("parser \(parser): Gannet's \(format) serializer is not on main yet")
-}
 guard let data = FileManager.default.contents(atPath: path) else { Report.fail("cannot read \(path)") }
+
+let parse: () -> Void
+switch (format, parser) {
+case ("json", "foundation"): parse = { FoundationParsers.json(data) }
+case ("json", "gannet"): parse = { GannetParsers.json(data) }
+case ("xml", "foundation"): parse = { FoundationParsers.xml(path: path) }
+case ("xml", "gannet"): parse = { GannetParsers.xmlEvents(data) }
+case ("xml", "gannet-document"): parse = { GannetParsers.xmlDocument(data) }
+default: Report.unsupported("no \(format) parser named \(parser)")
+}
 
 var times: [UInt64] = []
 for _ in 0..<iterations {
     let start = Clock.now()
-    switch format {
-    case "json": FoundationParsers.json(data)
-    default: FoundationParsers.xml(path: path)
-    }
+    parse()
     times.append(Clock.now() - start)
 }
 times.sort()
