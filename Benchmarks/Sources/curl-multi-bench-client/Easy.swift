@@ -39,6 +39,9 @@ func makeEasy(_ invocation: Invocation, sink: Sink, headers: UnsafeMutablePointe
         }
         _ = bench_setopt_string(easy, CURLOPT_PINNEDPUBLICKEY, pin)
     }
+    if let size = ProcessInfo.processInfo.environment["BENCH_CURL_BUFFER_SIZE"].flatMap(Int.init) {
+        _ = bench_setopt_long(easy, CURLOPT_BUFFERSIZE, size)
+    }
     if let headers { _ = bench_setopt_pointer(easy, CURLOPT_HTTPHEADER, UnsafeMutableRawPointer(headers)) }
     return easy
 }

@@ -2,7 +2,8 @@
 // No task objects, no header parsing, no thread hops: easy handles re-added to one multi
 // handle as they finish. `--new-connections` sends `Connection: close` over HTTP/1.1,
 // `--no-session-cache` turns off TLS session resumption, `--pin` sets curl's own
-// CURLOPT_PINNEDPUBLICKEY from BENCH_PIN_SPKI (`sha256//BASE64`).
+// CURLOPT_PINNEDPUBLICKEY from BENCH_PIN_SPKI (`sha256//BASE64`). BENCH_CURL_BUFFER_SIZE sets
+// CURLOPT_BUFFERSIZE (libcurl's default is 16 KiB; the curl tool uses 100 KiB).
 import BenchKit
 import CCurlBench
 import Foundation
