@@ -92,6 +92,7 @@ class Nginx:
 
     def __init__(self, data_dir: str):
         import certificates  # Tests/Servers/certificates.py: the test PKI, generated per run
+        import nginx_config  # Tests/Servers/nginx_config.py: the routes every test nginx serves
 
         self.dir = tempfile.mkdtemp(prefix="gannet-bench-")
         self.certs = certificates.generate(os.path.join(self.dir, "certs"))
@@ -103,21 +104,9 @@ class Nginx:
         # the figures measure the client, not the disk.
         spool = "/dev/shm" if os.path.isdir("/dev/shm") else self.dir
         self.spool = tempfile.mkdtemp(prefix="gannet-bench-spool-", dir=spool)
-        locations = f"""
-        location = /small {{ return 200 "ok"; }}
-        location /files/ {{ alias {data_dir}/; }}
-        # `return 200` alone answers once the headers arrive and drops the body; mirroring the
-        # body into a no-op subrequest makes nginx read all of it first (Tests/Servers/README.md).
-        location = /upload {{
-            client_max_body_size 0;
-            client_body_buffer_size 1m;
-            mirror /_discard;
-            mirror_request_body on;
-            error_page 404 =200 @uploaded;
-        }}
-        location = /_discard {{ internal; return 204; }}
-        location @uploaded {{ return 200 "ok"; }}
-"""
+        # The test servers' routes (Tests/Servers/README.md): /small answers "ok", /files/ serves
+        # `data_dir`, /upload reads the whole body before answering (a mirror subrequest).
+        locations = nginx_config._locations(data_dir)
         user = "user root;\n" if os.geteuid() == 0 else ""
         config = f"""{user}daemon off;
 master_process on;
