@@ -106,7 +106,7 @@ class Nginx:
         self.spool = tempfile.mkdtemp(prefix="gannet-bench-spool-", dir=spool)
         # The test servers' routes (Tests/Servers/README.md): /small answers "ok", /files/ serves
         # `data_dir`, /upload reads the whole body before answering (a mirror subrequest).
-        locations = nginx_config._locations(data_dir)
+        locations = nginx_config.locations(data_dir)
         user = "user root;\n" if os.geteuid() == 0 else ""
         config = f"""{user}daemon off;
 master_process on;

@@ -29,7 +29,7 @@ struct GetWorkload: Sendable {
     private func startNext(_ counter: RequestCounter) {
         guard counter.claim() else { return }
         manager.dataTask(with: request, serializer: PassthroughResponseSerializer()) { response in
-            counter.finish(ok: response.error == nil && response.response?.statusCode == 200)
+            counter.finish(ok: response.error == nil && response.statusCode == 200)
             startNext(counter)
         }.resume()
     }
@@ -42,8 +42,8 @@ struct GetWorkload: Sendable {
             for _ in 0..<invocation.concurrency {
                 group.addTask {
                     while counter.claim() {
-                        let response = try? await manager.data(for: request)
-                        counter.finish(ok: response?.1.statusCode == 200)
+                        let response = await manager.response(for: request, serializer: PassthroughResponseSerializer())
+                        counter.finish(ok: response.error == nil && response.statusCode == 200)
                     }
                 }
             }

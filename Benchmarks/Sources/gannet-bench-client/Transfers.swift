@@ -33,8 +33,8 @@ struct Download {
         manager.downloadTask(with: URLRequest(url: invocation.url), destination: { _, _ in target }) { response in
             if let error = response.error {
                 failure.withLock { $0 = "\(error)" }
-            } else if response.response?.statusCode != 200 {
-                failure.withLock { $0 = "status \(response.response?.statusCode ?? 0)" }
+            } else if response.statusCode != 200 {
+                failure.withLock { $0 = "status \(response.statusCode ?? 0)" }
             }
             done.signal()
         }.resume()
@@ -62,8 +62,8 @@ struct Upload {
             var failure: String? = nil
             if let error = response.error {
                 failure = "\(error)"
-            } else if response.response?.statusCode != 200 {
-                failure = "status \(response.response?.statusCode ?? 0)"
+            } else if response.statusCode != 200 {
+                failure = "status \(response.statusCode ?? 0)"
             }
             outcome.withLock { $0 = (sent, failure) }
             done.signal()

@@ -225,6 +225,14 @@ final class Transfer: @unchecked Sendable {
         easy.set(CURLOPT_CUSTOMREQUEST, nil as String?)
         easy.set(CURLOPT_POSTFIELDSIZE_LARGE, offset: -1)
         easy.set(CURLOPT_MAX_SEND_SPEED_LARGE, offset: 0)
+        // Bodies streamed to a file or a consumer are read in large blocks (libcurl's 16 KiB
+        // default made 1 GiB downloads half as fast as the curl command line); bodies kept in
+        // memory keep the default, so thousands of small tasks do not each hold 512 KiB.
+        if case .memory = task.sink {
+            easy.set(CURLOPT_BUFFERSIZE, 16 * 1024)
+        } else {
+            easy.set(CURLOPT_BUFFERSIZE, 512 * 1024)
+        }
         TLSVerification.configure(easy, transfer: self, evaluates: evaluatesTrust)
 
         let connectMs = Int(min(configuration.connectTimeout, Double(idleTimeout) / 1e9) * 1000)
