@@ -1,0 +1,149 @@
+import Foundation
+import Gannet
+import GannetTestSupport
+import Testing
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+@Suite("HTTPSessionManager async/await")
+struct AsyncTests {
+    let servers: TestServers
+    let manager: HTTPSessionManager
+
+    init() throws {
+        servers = try TestServers.shared()
+        manager = try makeManager(servers.httpbin)
+    }
+
+    struct Echo: Decodable, Sendable {
+        let args: [String: String]
+        let url: String
+    }
+
+    @Test func getReturnsTheWholeResponse() async throws {
+        let response = try await manager.get("get", parameters: ["q": "gannet"], headers: ["X-Trace": "1"])
+        #expect(response.statusCode == 200)
+        #expect(response.request.url?.absoluteString == servers.httpbin.absoluteString + "get?q=gannet")
+        #expect(response.request.value(forHTTPHeaderField: "X-Trace") == "1")
+        #expect(response.value(forHTTPHeaderField: "content-type") == "application/json")
+        #expect(!response.data.isEmpty)
+        #expect(field(try echo(response.value), "args", "q") == "gannet")
+        #expect(field(try echo(response.value), "headers", "X-Trace") == "1")
+        let metrics = try #require(response.metrics)
+        #expect(metrics.countOfResponseBodyBytesReceived == Int64(response.data.count))
+        #expect(try response.decoded(as: Echo.self).args == ["q": "gannet"])
+    }
+
+    @Test func typedDecoding() async throws {
+        let echo = try await manager.get("get", parameters: ["page": 2], as: Echo.self)
+        #expect(echo.args == ["page": "2"])
+        #expect(echo.url.hasSuffix("/get?page=2"))
+    }
+
+    @Test func typedDecodingOfAnErrorStatusThrows() async throws {
+        await #expect(throws: (any Error).self) { try await manager.get("status/404", as: Echo.self) }
+    }
+
+    @Test func typedDecodingOfTheWrongShapeThrows() async throws {
+        struct Wrong: Decodable, Sendable { let missing: Int }
+        await #expect(throws: (any Error).self) { try await manager.get("get", as: Wrong.self) }
+    }
+
+    @Test func everyVerb() async throws {
+        #expect(try await manager.head("get").data.isEmpty)
+        #expect(field(try echo(try await manager.post("post", parameters: ["k": "post"]).value), "form", "k") == "post")
+        #expect(field(try echo(try await manager.put("put", parameters: ["k": "put"]).value), "form", "k") == "put")
+        #expect(field(try echo(try await manager.patch("patch", parameters: ["k": "patch"]).value), "form", "k") == "patch")
+        #expect(field(try echo(try await manager.delete("delete", parameters: ["k": "delete"]).value), "args", "k") == "delete")
+        struct Form: Decodable, Sendable { let form: [String: String] }
+        #expect(try await manager.post("post", parameters: ["a": "1"], as: Form.self).form == ["a": "1"])
+        #expect(try await manager.put("put", parameters: ["a": "2"], as: Form.self).form == ["a": "2"])
+        #expect(try await manager.patch("patch", parameters: ["a": "3"], as: Form.self).form == ["a": "3"])
+        #expect(try await manager.delete("delete", parameters: ["a": "4"], as: Echo.self).args == ["a": "4"])
+    }
+
+    @Test func multipartPost() async throws {
+        let response = try await manager.post("post", parameters: ["title": "Gannets"]) { formData in
+            try formData.appendPart(data: Data("dive".utf8), name: "clip", fileName: "clip.txt", mimeType: "text/plain")
+        }
+        let echo = try echo(response.value)
+        #expect(field(echo, "form", "title") == "Gannets")
+        #expect(field(echo, "files", "clip") == "dive")
+    }
+
+    @Test func requestBuildingErrorsAreThrownBeforeAnythingIsSent() async throws {
+        await #expect { try await manager.get("has space") } throws: { gannetCode($0) == .invalidRequest }
+        await #expect { try await manager.get("get", headers: ["X": "a\nb"]) } throws: { gannetCode($0) == .invalidHeader }
+        #expect(manager.tasks.isEmpty)
+    }
+
+    @Test func cancellingTheSwiftTaskCancelsTheTransfer() async throws {
+        let started = ContinuousClock.now
+        let work = Task { try await manager.get("delay/10") }
+        try await Task.sleep(for: .milliseconds(300))
+        work.cancel()
+        await #expect { try await work.value } throws: { ($0 as? URLError)?.code == .cancelled }
+        #expect(ContinuousClock.now - started < .seconds(5))
+        #expect(manager.tasks.isEmpty)
+    }
+
+    @Test func cancellingBeforeTheCallCancelsAtOnce() async throws {
+        let work = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try await manager.get("delay/10")
+        }
+        await #expect { try await work.value } throws: { ($0 as? URLError)?.code == .cancelled }
+        #expect(manager.tasks.isEmpty)
+    }
+
+    @Test func downloadProgressStream() async throws {
+        let nginx = try makeManager(servers.nginx)
+        let transfer = nginx.transfer("GET", "files/1m.bin")
+        var last: TransferProgress?
+        var count = 0
+        for try await progress in transfer.downloadProgress {
+            if let last { #expect(progress.completedUnitCount >= last.completedUnitCount) }
+            last = progress
+            count += 1
+        }
+        #expect(count > 0)
+        #expect(last == TransferProgress(completed: 1_048_576, total: 1_048_576))
+        #expect(last?.fractionCompleted == 1)
+        let response = try await transfer.response
+        #expect(response.data == (try Data(contentsOf: URL(fileURLWithPath: servers.oneMegabyteFile))))
+    }
+
+    @Test func uploadProgressStream() async throws {
+        let nginx = try makeManager(servers.nginx)
+        let payload = Data(repeating: 0x47, count: 2 * 1_048_576)
+        let transfer = nginx.multipartTransfer("upload") { formData in
+            try formData.appendPart(data: payload, name: "blob", fileName: "blob.bin", mimeType: "application/octet-stream")
+        }
+        var last: TransferProgress?
+        for try await progress in transfer.uploadProgress { last = progress }
+        let length = try #require(Int64(transfer.task?.originalRequest?.value(forHTTPHeaderField: "Content-Length") ?? ""))
+        #expect(last == TransferProgress(completed: length, total: length))
+        #expect(try await transfer.response.statusCode == 200)
+    }
+
+    @Test func transferWithARequestBuildingErrorFinishesItsStreamsWithTheError() async throws {
+        let transfer = manager.transfer("GET", "bad path")
+        #expect(transfer.task == nil)
+        await #expect { for try await _ in transfer.downloadProgress {} } throws: { gannetCode($0) == .invalidRequest }
+        await #expect { for try await _ in transfer.uploadProgress {} } throws: { gannetCode($0) == .invalidRequest }
+        await #expect { try await transfer.response } throws: { gannetCode($0) == .invalidRequest }
+    }
+
+    @Test func cancellingAnAwaitedTransferCancelsItAndItsStreams() async throws {
+        let transfer = manager.transfer("GET", "delay/10")
+        let work = Task { try await transfer.response }
+        try await Task.sleep(for: .milliseconds(300))
+        work.cancel()
+        await #expect { try await work.value } throws: { ($0 as? URLError)?.code == .cancelled }
+        await #expect { for try await _ in transfer.downloadProgress {} } throws: { ($0 as? URLError)?.code == .cancelled }
+        #expect(transfer.task?.state == .completed)
+        // A second await gets the same outcome without a new request.
+        await #expect { try await transfer.response } throws: { ($0 as? URLError)?.code == .cancelled }
+    }
+}
