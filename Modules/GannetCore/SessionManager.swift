@@ -82,6 +82,9 @@ public final class SessionManager: Sendable {
     /// Unfinished upload tasks.
     public var uploadTasks: [SessionTask] { tasks.filter { $0.kind == .upload } }
 
+    /// Unfinished download tasks.
+    public var downloadTasks: [SessionTask] { tasks.filter { $0.kind == .download } }
+
     /// Whether the manager was invalidated and refuses new tasks.
     public var isInvalidated: Bool { settings.withLock { $0.invalidated } }
 
@@ -152,11 +155,12 @@ public final class SessionManager: Sendable {
         body: BodySource?,
         serializer: Serializer,
         progress: ProgressHandlers,
+        sink: BodySinkKind = .memory,
         direct: Bool = false,
         completionHandler: @escaping @Sendable (DataResponse<Serializer.Output>) -> Void
     ) -> SessionTask {
         let identifier = Self.nextIdentifier.wrappingAdd(1, ordering: .relaxed).oldValue
-        let task = SessionTask(identifier: identifier, kind: kind, request: request, body: body, manager: self,
+        let task = SessionTask(identifier: identifier, kind: kind, request: request, body: body, sink: sink, manager: self,
                                progress: progress) { task, outcome in
             self.deliver(outcome, of: task, serializer: serializer, direct: direct, completionHandler: completionHandler)
         }
@@ -188,8 +192,11 @@ public final class SessionManager: Sendable {
             task.update { $0.lazyResponse = lazy }
             // The passthrough serializer ignores the response; skip building it (see LazyResponse).
             let result = Result {
-                try serializer.serialize(request: outcome.request, response: isPassthrough ? nil : lazy?.value,
-                                         data: outcome.data, error: outcome.error)
+                if let files = serializer as? any FileResponseSerializing {
+                    return try files.serialize(fileURL: outcome.fileURL, request: outcome.request, response: lazy?.value, error: outcome.error) as! Serializer.Output
+                }
+                return try serializer.serialize(request: outcome.request, response: isPassthrough ? nil : lazy?.value,
+                                                data: outcome.data, error: outcome.error)
             }
             let response = DataResponse(request: outcome.request, lazyResponse: lazy, data: outcome.data,
                                         metrics: outcome.metrics, result: result)

@@ -24,6 +24,8 @@ public final class SessionTask: Sendable, Hashable, CustomStringConvertible {
         case data
         /// The body comes from a file or data given at creation.
         case upload
+        /// The response body is streamed to a file.
+        case download
     }
 
     /// Unique within the process.
@@ -43,6 +45,7 @@ public final class SessionTask: Sendable, Hashable, CustomStringConvertible {
     /// The manager keeps running tasks, and a task keeps its manager, as URLSession does.
     let manager: SessionManager
     let body: BodySource?
+    let sink: BodySinkKind
     let progressHandlers: ProgressHandlers
     let onComplete: @Sendable (SessionTask, TransferOutcome) -> Void
     private let storage: Mutex<Storage>
@@ -64,9 +67,10 @@ public final class SessionTask: Sendable, Hashable, CustomStringConvertible {
         var countOfBytesExpectedToSend: Int64 = 0
     }
 
-    init(identifier: Int, kind: Kind, request: URLRequest, body: BodySource?, manager: SessionManager,
+    init(identifier: Int, kind: Kind, request: URLRequest, body: BodySource?, sink: BodySinkKind, manager: SessionManager,
          progress: ProgressHandlers, onComplete: @escaping @Sendable (SessionTask, TransferOutcome) -> Void) {
         progressHandlers = progress
+        self.sink = sink
         taskIdentifier = identifier
         self.kind = kind
         originalRequest = request
@@ -189,6 +193,11 @@ public final class SessionTask: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// Asks the engine to read again after a byte-stream consumer caught up.
+    func resumeReading() {
+        if let transfer = storage.withLock({ $0.transfer }) { manager.engine.submit(.resumeReading(transfer)) }
+    }
+
     // MARK: Engine-facing
 
     func attach(_ transfer: Transfer) {
@@ -238,6 +247,8 @@ struct TransferOutcome: @unchecked Sendable {
     var data: Data?
     var error: (any Error)?
     var metrics: TaskMetrics?
+    /// The downloaded file, for download tasks that succeeded.
+    var fileURL: URL? = nil
 
     /// The response, built now if a hook already needed it, else on first access.
     var lazyResponse: LazyResponse? {

@@ -26,6 +26,7 @@ struct AsyncTests {
     @Test func cancellingTheSwiftTaskCancelsTheTransfer() async throws {
         let manager = SessionManager()
         let url = servers.httpbin.adding("/delay/10")
+        // The bound below only tells "cancelled" from "waited for the 10 s answer".
         let started = Date()
         let work = Task { try await manager.data(for: URLRequest(url: url)) }
         try await Task.sleep(for: .milliseconds(300))
@@ -36,7 +37,7 @@ struct AsyncTests {
         } catch {
             #expect((error as? URLError)?.code == .cancelled)
         }
-        #expect(Date().timeIntervalSince(started) < 5)
+        #expect(Date().timeIntervalSince(started) < 9)
         #expect(manager.tasks.isEmpty)
     }
 

@@ -163,12 +163,13 @@ struct SessionManagerTests {
     }
 
     @Test func requestTimeoutFailsWithTimedOut() async throws {
-        var request = URLRequest(url: servers.httpbin.adding("/delay/5"))
+        var request = URLRequest(url: servers.httpbin.adding("/delay/10"))
         request.timeoutInterval = 0.5
         let started = Date()
         let response = await perform(SessionManager(), request)
         #expect((response.error as? URLError)?.code == .timedOut)
-        #expect(Date().timeIntervalSince(started) < 4)
+        // Not a timing assertion: it only tells "timed out" from "waited for the 10 s answer".
+        #expect(Date().timeIntervalSince(started) < 9)
     }
 
     @Test func connectionRefusedIsCannotConnectToHost() async throws {

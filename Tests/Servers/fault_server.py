@@ -12,34 +12,25 @@ import hashlib
 import urllib.parse
 
 from fault_routes import Request, Routes, simple
+from loopback_service import LoopbackService
 
 _MAX_REQUEST_HEAD = 64 * 1024
 
 
-class FaultServer:
+class FaultServer(LoopbackService):
     """Serves the fault routes on one port and counts connections to a second, canary port."""
 
     def __init__(self, log_path: str):
+        super().__init__(log_path)
         self.canary_connections = 0
-        self._log = open(log_path, "a", buffering=1)
         self._routes = Routes(lambda: self.canary_connections)
-        self._servers: list[asyncio.base_events.Server] = []
-        self._handlers: set[asyncio.Task] = set()
 
     async def start(self) -> tuple[int, int]:
         """Binds both ports on 127.0.0.1 and returns (main port, canary port)."""
-        main = await asyncio.start_server(self._serve, "127.0.0.1", 0, backlog=4096, limit=_MAX_REQUEST_HEAD)
-        canary = await asyncio.start_server(self._canary, "127.0.0.1", 0, backlog=128)
-        self._servers = [main, canary]
+        main = await self.listen(self._serve, backlog=4096, limit=_MAX_REQUEST_HEAD)
+        canary = await self.listen(self._canary, backlog=128)
         self._routes.start_building_bombs()
-        return main.sockets[0].getsockname()[1], canary.sockets[0].getsockname()[1]
-
-    async def stop(self) -> None:
-        for server in self._servers:
-            server.close()
-        for task in list(self._handlers):
-            task.cancel()
-        self._log.close()
+        return main, canary
 
     async def _canary(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         self.canary_connections += 1
@@ -50,12 +41,8 @@ class FaultServer:
             await writer.drain()
         except (OSError, asyncio.TimeoutError):
             pass
-        finally:
-            writer.close()
 
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        task = asyncio.current_task()
-        self._handlers.add(task)
         try:
             while True:
                 request = await _read_request(reader, writer)
@@ -65,12 +52,8 @@ class FaultServer:
                 keep_alive = await self._routes.handler(request.path)(request, reader, writer)
                 if request.closes or not keep_alive:
                     break
-        except (OSError, asyncio.IncompleteReadError, asyncio.LimitOverrunError, ValueError, asyncio.CancelledError):
+        except (OSError, asyncio.IncompleteReadError, asyncio.LimitOverrunError, ValueError):
             pass
-        finally:
-            self._handlers.discard(task)
-            if not writer.is_closing():
-                writer.close()
 
 
 async def _read_request(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> Request | None:

@@ -12,6 +12,8 @@ import asyncio
 import base64
 import urllib.parse
 
+from loopback_service import LoopbackService
+
 USER, PASSWORD = "gannet", "proxy"
 _EXPECTED = "Basic " + base64.b64encode(f"{USER}:{PASSWORD}".encode()).decode()
 _LOOPBACK = {"127.0.0.1", "localhost", "::1", "[::1]"}
@@ -21,29 +23,16 @@ def _answer(status: str, extra: str = "") -> bytes:
     return f"HTTP/1.1 {status}\r\n{extra}Content-Length: 0\r\nConnection: close\r\n\r\n".encode()
 
 
-class ProxyServer:
-    def __init__(self, log_path: str):
-        self._log = open(log_path, "a", buffering=1)
-        self._servers: list[asyncio.base_events.Server] = []
-        self._tasks: set[asyncio.Task] = set()
+class ProxyServer(LoopbackService):
+    """The open and the authenticating proxy, one port each."""
 
     async def start(self) -> tuple[int, int]:
         """Binds (open port, authenticating port) on 127.0.0.1."""
-        open_proxy = await asyncio.start_server(lambda r, w: self._serve(r, w, False), "127.0.0.1", 0)
-        auth_proxy = await asyncio.start_server(lambda r, w: self._serve(r, w, True), "127.0.0.1", 0)
-        self._servers = [open_proxy, auth_proxy]
-        return open_proxy.sockets[0].getsockname()[1], auth_proxy.sockets[0].getsockname()[1]
-
-    async def stop(self) -> None:
-        for server in self._servers:
-            server.close()
-        for task in list(self._tasks):
-            task.cancel()
-        self._log.close()
+        open_port = await self.listen(lambda r, w: self._serve(r, w, False))
+        auth_port = await self.listen(lambda r, w: self._serve(r, w, True))
+        return open_port, auth_port
 
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, requires_auth: bool) -> None:
-        task = asyncio.current_task()
-        self._tasks.add(task)
         upstream_writer = None
         try:
             head = await reader.readuntil(b"\r\n\r\n")
@@ -83,13 +72,11 @@ class ProxyServer:
             else:
                 upstream_writer.write(path_head.encode("latin-1"))
             await asyncio.gather(_pipe(reader, upstream_writer), _pipe(upstream_reader, writer))
-        except (OSError, ValueError, asyncio.IncompleteReadError, asyncio.LimitOverrunError, asyncio.CancelledError):
+        except (OSError, ValueError, asyncio.IncompleteReadError, asyncio.LimitOverrunError):
             pass
         finally:
-            self._tasks.discard(task)
-            for w in (writer, upstream_writer):
-                if w is not None and not w.is_closing():
-                    w.close()
+            if upstream_writer is not None and not upstream_writer.is_closing():
+                upstream_writer.close()
 
 
 async def _pipe(source: asyncio.StreamReader, sink: asyncio.StreamWriter) -> None:

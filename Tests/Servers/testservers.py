@@ -133,6 +133,7 @@ def main() -> int:
     # Foundation's Process starts us with the spawning thread's signal mask, which blocks SIGTERM;
     # every thread and child started below inherits this mask, so clear it before anything else.
     signal.pthread_sigmask(signal.SIG_SETMASK, [])
+    sys.dont_write_bytecode = True  # leave no __pycache__ in the source tree
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     from supervisor import SetupError, Supervisor
 

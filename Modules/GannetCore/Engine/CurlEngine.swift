@@ -18,6 +18,7 @@ final class CurlEngine: @unchecked Sendable {
         case suspend(Transfer)
         case resume(Transfer)
         case disposition(Transfer, ResponseDisposition)
+        case resumeReading(Transfer)
         case shutdown
     }
 
@@ -114,6 +115,13 @@ final class CurlEngine: @unchecked Sendable {
                 transfer.touch()
                 // May re-enter the header and write callbacks before it returns; they run here,
                 // on the engine thread, as they must.
+                curl_easy_pause(easy.raw, CurlPause.resume)
+            }
+        case .resumeReading(let transfer):
+            guard active[ObjectIdentifier(transfer)] != nil, transfer.isBackpressured else { return }
+            transfer.isBackpressured = false
+            transfer.touch()
+            if !transfer.isSuspended && !transfer.isAwaitingDisposition, let easy = transfer.easy {
                 curl_easy_pause(easy.raw, CurlPause.resume)
             }
         case .shutdown:

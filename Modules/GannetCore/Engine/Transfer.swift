@@ -43,6 +43,9 @@ final class Transfer: @unchecked Sendable {
 
     var isSuspended = false
     var isAwaitingDisposition = false
+    /// Paused because a byte-stream consumer has not caught up.
+    var isBackpressured = false
+    private var fileSink: FileSink?
     private(set) var lastActivity: UInt64
     /// Idle timeout in nanoseconds: the request's `timeoutInterval`, else the configuration's.
     let idleTimeout: UInt64
@@ -70,7 +73,7 @@ final class Transfer: @unchecked Sendable {
     func touch() { lastActivity = MonotonicClock.nanoseconds() }
 
     func isIdleExpired(now: UInt64) -> Bool {
-        !isSuspended && !isAwaitingDisposition && now &- lastActivity > idleTimeout
+        !isSuspended && !isAwaitingDisposition && !isBackpressured && now &- lastActivity > idleTimeout
     }
 
     func releaseHandle() -> EasyHandle? {
@@ -138,12 +141,31 @@ final class Transfer: @unchecked Sendable {
     private func finish(outcome: TransferOutcome) {
         guard !isFinished else { return }
         isFinished = true
+        var outcome = outcome
+        if let fileSink {
+            if outcome.error == nil {
+                fileSink.closeFile()
+                outcome.fileURL = fileSink.url
+                outcome.data = nil
+            } else {
+                fileSink.discard()
+            }
+            self.fileSink = nil
+        }
+        if case .stream(let stream) = task.sink {
+            if let head, outcome.error == nil, let url = request.url {
+                stream.deliverHead(LazyResponse(head: head, url: url))
+            }
+            stream.finish(outcome.error)
+            // Breaks the task → sink → state → task cycle once nothing can resume reading.
+            stream.task.withLock { $0 = nil }
+            outcome.data = nil
+        }
         metrics.totalDuration = Double(MonotonicClock.nanoseconds() &- startedAt) / 1e9
         metrics.countOfRequestBodyBytesSent = sentBytes
         metrics.countOfResponseBodyBytesReceived = receivedBytes
         reportProgress(final: true)
         reader = nil
-        var outcome = outcome
         outcome.metrics = metrics
         task.complete(outcome)
     }
@@ -252,6 +274,10 @@ final class Transfer: @unchecked Sendable {
         _ = ccurl_easy_setopt_read_function(easy.raw, transferReadCallback)
         easy.set(CURLOPT_READDATA, pointer: Unmanaged.passUnretained(self).toOpaque())
         easy.set(CURLOPT_POSTFIELDSIZE_LARGE, offset: length ?? -1)
+        if case .stream(let stream) = source, let paced = stream as? any RateLimitedBodyStream,
+           let rate = paced.maximumBytesPerSecond, rate > 0 {
+            easy.set(CURLOPT_MAX_SEND_SPEED_LARGE, offset: rate)
+        }
         if method != "POST" { easy.set(CURLOPT_CUSTOMREQUEST, method) }
     }
 
@@ -338,8 +364,18 @@ final class Transfer: @unchecked Sendable {
             $0.countOfBytesExpectedToReceive = expected
         }
         task.existingProgress(upload: false)?.totalUnitCount = expected
-        if expected > 0 {
-            body.reserveCapacity(Int(min(expected, configuration.limits.maximumBodyBytes, 64 << 20)))
+        switch task.sink {
+        case .memory:
+            if expected > 0 { body.reserveCapacity(Int(min(expected, configuration.limits.maximumBodyBytes, 64 << 20))) }
+        case .file:
+            do {
+                fileSink = try FileSink()
+            } catch {
+                stopError = TransportError.urlError(gannet: error as? GannetError ?? GannetError(.bodyStreamFailed, "\(error)"), url: url)
+                return 0
+            }
+        case .stream(let stream):
+            stream.deliverHead(LazyResponse(head: head, url: url))
         }
         if let decide = hooks.dataTaskDidReceiveResponse, let response, decide(task.manager, task, response) == .cancel {
             stopError = TransportError.make(.cancelled, underlying: GannetError(.transport, "Cancelled by the response disposition", failingURL: url), url: url)
@@ -373,13 +409,35 @@ final class Transfer: @unchecked Sendable {
             }
             return bytes.count
         }
-        receivedBytes += Int64(bytes.count)
-        if receivedBytes > configuration.limits.maximumBodyBytes {
-            let error = GannetError(.bodyTooLarge, "The response body exceeds \(configuration.limits.maximumBodyBytes) bytes after decoding", failingURL: request.url)
+        let limit: Int64?
+        switch task.sink {
+        case .memory: limit = configuration.limits.maximumBodyBytes
+        case .file, .stream: limit = configuration.limits.maximumDownloadBytes
+        }
+        if let limit, receivedBytes + Int64(bytes.count) > limit {
+            let error = GannetError(.bodyTooLarge, "The response body exceeds \(limit) bytes after decoding", failingURL: request.url)
             stopError = TransportError.urlError(gannet: error, url: request.url)
             return 0
         }
-        body.append(bytes.assumingMemoryBound(to: UInt8.self))
+        switch task.sink {
+        case .memory:
+            body.append(bytes.assumingMemoryBound(to: UInt8.self))
+        case .file:
+            do {
+                try fileSink?.write(bytes)
+            } catch {
+                stopError = TransportError.urlError(gannet: error as? GannetError ?? GannetError(.bodyStreamFailed, "\(error)"), url: request.url)
+                return 0
+            }
+        case .stream(let stream):
+            if stream.pauseIfFull() {
+                // libcurl keeps these bytes and offers them again after the unpause.
+                isBackpressured = true
+                return Int(CURL_WRITEFUNC_PAUSE)
+            }
+            stream.push(Data(bytes))
+        }
+        receivedBytes += Int64(bytes.count)
         if let hook = hooks.dataTaskDidReceiveData {
             hook(task.manager, task, Data(bytes))
         }
@@ -406,14 +464,14 @@ final class Transfer: @unchecked Sendable {
 
     /// Updates the task's counters and progress, calling progress handlers at most every 50 ms.
     private func reportProgress(final: Bool) {
-        let now = MonotonicClock.nanoseconds()
-        guard final || now &- lastProgressReport > 50_000_000 else { return }
-        lastProgressReport = now
         let received = receivedBytes, sent = sentBytes
         task.update {
             $0.countOfBytesReceived = received
             $0.countOfBytesSent = sent
         }
+        let now = MonotonicClock.nanoseconds()
+        guard final || now &- lastProgressReport > 50_000_000 else { return }
+        lastProgressReport = now
         let handlers = task.progressHandlers
         if let download = handlers.download.map({ _ in task.downloadProgress }) ?? task.existingProgress(upload: false) {
             download.completedUnitCount = received

@@ -11,16 +11,19 @@
 /// Like every `InputStream`, it is read by one thread at a time, and once: a request that may
 /// be sent again (a retry, a 307 redirect) needs a new stream from
 /// ``MultipartFormData/makeInputStream()``.
-public final class MultipartBodyStream: InputStream {
+public final class MultipartBodyStream: InputStream, RateLimitedBodyStream {
     private let reader: MultipartBodyReader
+    /// The throttle's rate (`packetSize / delay`), enforced by the engine; `nil` when unthrottled.
+    public let maximumBytesPerSecond: Int64?
     private var status: Stream.Status = .notOpen
     private var error: (any Error)?
 
     /// The total number of bytes the stream yields.
     public var contentLength: UInt64 { reader.contentLength }
 
-    init(reader: MultipartBodyReader) {
+    init(reader: MultipartBodyReader, maximumBytesPerSecond: Int64? = nil) {
         self.reader = reader
+        self.maximumBytesPerSecond = maximumBytesPerSecond
         super.init(data: Data())
     }
 

@@ -155,9 +155,11 @@ public struct MultipartFormData {
         try appendPart(headers: ordered.map { ($0.key, $0.value) }, body: .data(body))
     }
 
-    /// Makes every later read of the body return at most `packetSize` bytes and pause `delay`
-    /// seconds after each read, as AFNetworking did for slow (3G) uplinks. The pause blocks
-    /// the thread reading the body. `packetSize` below 1 counts as 1; a negative delay as 0.
+    /// Limits the body to `packetSize` bytes every `delay` seconds, as AFNetworking did for slow
+    /// (3G) uplinks. Sent by Gannet's engine (through ``makeInputStream()``), the body is paced
+    /// by libcurl's send-speed limit, so no thread sleeps; a ``MultipartBodyReader`` used
+    /// directly returns at most `packetSize` bytes per read and sleeps `delay` after each, on
+    /// the calling thread. `packetSize` below 1 counts as 1; a negative delay as 0.
     public mutating func throttleBandwidth(packetSize: Int, delay: TimeInterval) {
         self.packetSize = max(1, packetSize)
         self.delay = max(0, delay)
@@ -173,7 +175,9 @@ public struct MultipartFormData {
 
     /// A new `InputStream` over the body, for `URLRequest.httpBodyStream`.
     public func makeInputStream() -> MultipartBodyStream {
-        MultipartBodyStream(reader: makeBodyReader())
+        let rate = delay > 0 ? Int64((Double(packetSize) / delay).rounded(.up)) : nil
+        return MultipartBodyStream(reader: MultipartBodyReader(segments: segments(), packetSize: Int.max, delay: 0),
+                                   maximumBytesPerSecond: rate)
     }
 
     /// The whole body in memory, for small bodies and tests.

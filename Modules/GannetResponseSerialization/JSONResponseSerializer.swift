@@ -1,0 +1,89 @@
+/// A JSON object, array or (with `.fragmentsAllowed`) fragment from the body, parsed by
+/// `JSONSerialization`: AFNetworking's `AFJSONResponseSerializer`.
+///
+/// ## The value
+/// `JSONSerialization`'s `Any` is not `Sendable`, so the parsed tree is rebuilt once from
+/// immutable, sendable values that cast the way AFNetworking's Foundation objects did:
+///
+/// | JSON | Swift value | AFNetworking-style access |
+/// |---|---|---|
+/// | object | `[String: any Sendable]` | `value as? [String: Any]` |
+/// | array | `[any Sendable]` | `value as? [Any]` |
+/// | string | `String` | `as? String` |
+/// | number, `true`, `false` | `NSNumber` (`NSDecimalNumber` beyond 64 bits) | `as? Int`, `as? Double`, `as? Bool`, `as? Decimal` |
+/// | `null` | `NSNull` (dropped with ``removesKeysWithNullValues``) | `is NSNull` |
+///
+/// Numbers stay `NSNumber` so that `as? Double` works on `10` and `as? Int` on `10.0`, as they
+/// did in Objective-C. For typed access use ``DecodableResponseSerializer``.
+///
+/// ## Empty bodies
+/// An empty body, or one single space (what Rails sends for `head :ok`), gives `nil` and no
+/// error, as in AFNetworking.
+///
+/// ## Limits
+/// Foundation on Linux refuses nesting deeper than 512 arrays or objects (a 100,000-deep
+/// document fails fast with ``ResponseSerializationError/Code/jsonDecodingFailed``), refuses
+/// numbers outside `Double`'s range (`1e400`), and keeps the **last** of duplicate keys.
+/// Integers up to 2^64−1 are exact `NSNumber`s; larger ones become `NSDecimalNumber`.
+public struct JSONResponseSerializer: ResponseValidating {
+    /// `(any Sendable)?`: `nil` for an empty body or a single space.
+    public typealias Output = (any Sendable)?
+
+    /// `application/json`, `text/json`, `text/javascript` (AFNetworking's three), and
+    /// `application/*+json` for JSON-based formats such as `application/problem+json`.
+    public static let defaultAcceptableContentTypes: Set<MediaType> = [
+        .json, "text/json", "text/javascript", .anyJSONSuffix,
+    ]
+
+    /// Status codes that count as success; 200–299 by default.
+    public var acceptableStatusCodes: IndexSet
+    /// Media types the body may have; ``defaultAcceptableContentTypes`` by default.
+    public var acceptableContentTypes: Set<MediaType>?
+    /// Options for `JSONSerialization`. `.fragmentsAllowed` accepts a top-level string,
+    /// number or `null`; `.mutableContainers` and `.mutableLeaves` have no effect, since the
+    /// result is made of Swift value types.
+    public var readingOptions: JSONSerialization.ReadingOptions
+    /// Removes `null` object members and array elements at every depth, as
+    /// `AFJSONObjectByRemovingKeysWithNullValues` did.
+    public var removesKeysWithNullValues: Bool
+    /// Transforms the body before it is parsed, e.g. ``XSSIPrefixPreprocessor``.
+    public var dataPreprocessor: any DataPreprocessor
+
+    /// Creates a serializer.
+    public init(readingOptions: JSONSerialization.ReadingOptions = [],
+                removesKeysWithNullValues: Bool = false,
+                acceptableStatusCodes: IndexSet = Self.defaultAcceptableStatusCodes,
+                acceptableContentTypes: Set<MediaType>? = Self.defaultAcceptableContentTypes,
+                dataPreprocessor: any DataPreprocessor = PassthroughPreprocessor()) {
+        self.readingOptions = readingOptions
+        self.removesKeysWithNullValues = removesKeysWithNullValues
+        self.acceptableStatusCodes = acceptableStatusCodes
+        self.acceptableContentTypes = acceptableContentTypes
+        self.dataPreprocessor = dataPreprocessor
+    }
+
+    /// Rethrows a transport error, validates, preprocesses and parses the body.
+    ///
+    /// - Returns: the JSON value, or `nil` for an empty body or a single space.
+    /// - Throws: the transport error, a validation error, or
+    ///   ``ResponseSerializationError/Code/jsonDecodingFailed`` whose message quotes at most
+    ///   1 KB of the body.
+    public func serialize(request: URLRequest?, response: HTTPURLResponse?, data: Data?, error: (any Error)?) throws -> (any Sendable)? {
+        if let error { throw error }
+        try validate(response: response, data: data)
+        guard let data, !data.isEmpty else { return nil }
+        let body = try dataPreprocessor.preprocess(data)
+        // Rails answers `head :ok` with a single space, which JSONSerialization rejects.
+        if body.isEmpty || (body.count == 1 && body.first == UInt8(ascii: " ")) { return nil }
+        let object: Any
+        do {
+            object = try JSONSerialization.jsonObject(with: body, options: readingOptions)
+        } catch {
+            throw ResponseSerializationError(
+                .jsonDecodingFailed,
+                BodyExcerpt.message("JSON could not be parsed: \(BoundedError.reason(of: error))", body: data),
+                response: response, data: data, underlyingError: error)
+        }
+        return JSONTree.sendable(object, removingNulls: removesKeysWithNullValues)
+    }
+}

@@ -1,0 +1,152 @@
+/// The RFC 9110 grammar behind ``MediaType``, over UTF-8 bytes:
+///
+/// ```
+/// media-type = type "/" subtype parameters
+/// parameters = *( OWS ";" OWS [ parameter ] )
+/// parameter  = parameter-name "=" parameter-value
+/// parameter-value = ( token / quoted-string )
+/// ```
+/// https://www.rfc-editor.org/rfc/rfc9110.html#name-media-type
+enum MediaTypeParser {
+    static func parse(_ text: Substring) -> MediaType? {
+        var scanner = Scanner(bytes: Array(text.utf8))
+        scanner.skipWhitespace()
+        guard let type = scanner.token(), scanner.consume(UInt8(ascii: "/")),
+              let subtype = scanner.token() else { return nil }
+        // `*/json` names nothing: only `*/*` may wildcard the type.
+        if type == "*" && subtype != "*" { return nil }
+        scanner.skipWhitespace()
+        // `application/json/x` or `text/plain html` is not a media type.
+        guard scanner.isAtEnd || scanner.peek == UInt8(ascii: ";") else { return nil }
+        var parameters: [String: String] = [:]
+        while !scanner.isAtEnd {
+            // Anything but `;` after a parameter is malformed, not the start of a new one.
+            guard scanner.consume(UInt8(ascii: ";")) else {
+                scanner.skip(until: UInt8(ascii: ";"))
+                continue
+            }
+            scanner.skipWhitespace()
+            guard let name = scanner.token(), scanner.consume(UInt8(ascii: "=")),
+                  let value = scanner.quotedString() ?? scanner.token() else {
+                // Lenient like WHATWG MIME Sniffing: drop this parameter, keep the rest.
+                scanner.skip(until: UInt8(ascii: ";"))
+                continue
+            }
+            scanner.skipWhitespace()
+            let key = name.lowercased()
+            // The first occurrence wins, as in WHATWG MIME Sniffing.
+            if parameters[key] == nil { parameters[key] = value }
+        }
+        return MediaType(checkedType: type.lowercased(), subtype: subtype.lowercased(), parameters: parameters)
+    }
+
+    /// The last valid media type of a possibly comma-joined `Content-Type` value, skipping
+    /// `*/*` (WHATWG Fetch, "extract a MIME type").
+    static func parseContentType(_ header: String) -> MediaType? {
+        var result: MediaType?
+        for value in splitOutsideQuotes(header, at: UInt8(ascii: ",")) {
+            if let type = parse(value), type.essence != "*/*" { result = type }
+        }
+        return result
+    }
+
+    /// `text` split at `separator` bytes that are not inside a quoted-string.
+    static func splitOutsideQuotes(_ text: String, at separator: UInt8) -> [Substring] {
+        var parts: [Substring] = []
+        var start = text.utf8.startIndex
+        var quoted = false
+        var escaped = false
+        for index in text.utf8.indices {
+            let byte = text.utf8[index]
+            if escaped {
+                escaped = false
+            } else if quoted && byte == UInt8(ascii: "\\") {
+                escaped = true
+            } else if byte == UInt8(ascii: "\"") {
+                quoted.toggle()
+            } else if byte == separator && !quoted {
+                parts.append(text[start..<index])
+                start = text.utf8.index(after: index)
+            }
+        }
+        parts.append(text[start...])
+        return parts
+    }
+
+    /// `tchar` from RFC 9110 §5.6.2.
+    static func isTokenByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+             UInt8(ascii: "0")...UInt8(ascii: "9"):
+            return true
+        default:
+            return "!#$%&'*+-.^_`|~".utf8.contains(byte)
+        }
+    }
+
+    static func isToken(_ text: String) -> Bool {
+        !text.isEmpty && text.utf8.allSatisfy(isTokenByte)
+    }
+
+    static func quoted(_ value: String) -> String {
+        var result = "\""
+        for character in value {
+            if character == "\"" || character == "\\" { result.append("\\") }
+            result.append(character)
+        }
+        return result + "\""
+    }
+
+    struct Scanner {
+        let bytes: [UInt8]
+        var index = 0
+
+        var isAtEnd: Bool { index == bytes.count }
+        var peek: UInt8? { isAtEnd ? nil : bytes[index] }
+
+        mutating func skipWhitespace() {
+            while index < bytes.count, bytes[index] == UInt8(ascii: " ") || bytes[index] == UInt8(ascii: "\t") {
+                index += 1
+            }
+        }
+
+        mutating func consume(_ byte: UInt8) -> Bool {
+            guard index < bytes.count, bytes[index] == byte else { return false }
+            index += 1
+            return true
+        }
+
+        mutating func token() -> String? {
+            let start = index
+            while index < bytes.count, MediaTypeParser.isTokenByte(bytes[index]) { index += 1 }
+            guard index > start else { return nil }
+            return String(decoding: bytes[start..<index], as: UTF8.self)
+        }
+
+        /// A quoted-string with its backslash escapes resolved; `nil` (and nothing consumed) when
+        /// the next byte is not a quote or the string never closes.
+        mutating func quotedString() -> String? {
+            guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { return nil }
+            var cursor = index + 1
+            var value: [UInt8] = []
+            while cursor < bytes.count {
+                let byte = bytes[cursor]
+                if byte == UInt8(ascii: "\"") {
+                    index = cursor + 1
+                    return String(decoding: value, as: UTF8.self)
+                }
+                if byte == UInt8(ascii: "\\"), cursor + 1 < bytes.count {
+                    cursor += 1
+                }
+                value.append(bytes[cursor])
+                cursor += 1
+            }
+            return nil
+        }
+
+        /// Moves to the next `byte` (not past it); to the end when there is none.
+        mutating func skip(until byte: UInt8) {
+            while index < bytes.count, bytes[index] != byte { index += 1 }
+        }
+    }
+}

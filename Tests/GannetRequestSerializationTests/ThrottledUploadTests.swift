@@ -1,0 +1,51 @@
+import Foundation
+import GannetRequestSerialization
+import GannetTestSupport
+import Synchronization
+import Testing
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+@Suite("Throttled multipart uploads through the engine")
+struct ThrottledUploadTests {
+    @Test func throttleIsAnEngineRateNotASleep() throws {
+        var form = MultipartFormData()
+        form.throttleBandwidth(packetSize: 16 * 1024, delay: 0.5)
+        #expect(form.makeInputStream().maximumBytesPerSecond.map { Int($0) } == 32_768)
+        #expect(MultipartFormData().makeInputStream().maximumBytesPerSecond == nil)
+    }
+
+    @Test func throttledUploadArrivesWholeAndDoesNotHoldUpOtherTransfers() async throws {
+        let servers = try TestServers.shared()
+        let payload = Data((0..<96 * 1024).map { UInt8(truncatingIfNeeded: $0 &* 7) })
+        var form = MultipartFormData()
+        try form.appendPart(data: payload, name: "file", fileName: "p.bin", mimeType: "application/octet-stream")
+        // 96 KiB at 32 KiB/s: about three seconds of upload.
+        form.throttleBandwidth(packetSize: 16 * 1024, delay: 0.5)
+        let stream = form.makeInputStream()
+        var request = URLRequest(url: servers.url(.uploadDigest))
+        request.httpMethod = "POST"
+        request.httpBodyStream = stream
+        request.setValue("\(stream.contentLength)", forHTTPHeaderField: "Content-Length")
+        request.setValue("multipart/form-data; boundary=\(form.boundary)", forHTTPHeaderField: "Content-Type")
+
+        let manager = SessionManager()
+        let order = Mutex<[String]>([])
+        let upload = manager.dataTask(with: request, serializer: .passthrough) { response in
+            order.withLock { $0.append("upload \(response.response?.statusCode ?? 0) \(response.data.map { String(decoding: $0, as: UTF8.self) } ?? "")") }
+        }
+        upload.resume()
+        try await Task.sleep(for: .milliseconds(200))
+        let small = try await manager.data(for: URLRequest(url: servers.nginx.appendingPathComponent("small")))
+        order.withLock { $0.append("small \(small.1.statusCode)") }
+        // The small request finished while the throttled upload was still sending: the engine
+        // thread was free.
+        #expect(upload.state == .running)
+        for _ in 0..<1000 where upload.state != .completed { try await Task.sleep(for: .milliseconds(10)) }
+        let events = order.withLock { $0 }
+        #expect(events.first == "small 200")
+        #expect(events.count == 2)
+        #expect(events.last?.hasPrefix("upload 200 \(stream.contentLength) ") == true)
+    }
+}
