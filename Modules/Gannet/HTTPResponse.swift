@@ -36,10 +36,10 @@ public struct HTTPResponse<Value: Sendable>: Sendable {
         response.value(forHTTPHeaderField: field)
     }
 
-    /// The body decoded as JSON into `type` with `decoder`.
+    /// The body decoded into `type` by `decoder` (JSON by default), without validation.
     ///
-    /// - Throws: the decoder's `DecodingError`.
-    public func decoded<T: Decodable>(as type: T.Type = T.self, using decoder: JSONDecoder = JSONDecoder()) throws -> T {
+    /// - Throws: the decoder's error.
+    public func decoded<T: Decodable>(as type: T.Type = T.self, using decoder: any DataDecoder = JSONDecoder()) throws -> T {
         try decoder.decode(type, from: data)
     }
 }

@@ -30,15 +30,16 @@ extension HTTPSessionManager {
         try await response(method: "GET", urlString, parameters: parameters, headers: headers, serializer: ErasedResponseSerializer(base: responseSerializer))
     }
 
-    /// `GET`, the body decoded as JSON into `type`, after the status code (2xx) and the
-    /// `Content-Type` (JSON) are validated.
+    /// `GET`, the body decoded into `type` by `decoder` (a `JSONDecoder` by default) after the
+    /// status code (2xx) and, for JSON, the `Content-Type` are validated (GannetResponseSerialization's
+    /// `DecodableResponseSerializer`). Declare `Empty` as the type for responses without a body.
     ///
     /// ```swift
     /// let users = try await manager.get("users", as: [User].self)
     /// ```
     public func get<T: Decodable & Sendable>(
         _ urlString: String, parameters: Parameters? = nil, headers: [String: String]? = nil,
-        as type: T.Type, decoder: JSONDecoder = JSONDecoder()
+        as type: T.Type, decoder: any DataDecoder = JSONDecoder()
     ) async throws -> T {
         try await response(method: "GET", urlString, parameters: parameters, headers: headers,
                            serializer: Self.decodingSerializer(for: type, decoder: decoder)).value
@@ -54,10 +55,10 @@ extension HTTPSessionManager {
         try await response(method: "POST", urlString, parameters: parameters, headers: headers, serializer: ErasedResponseSerializer(base: responseSerializer))
     }
 
-    /// `POST`, the body decoded as JSON into `type`.
+    /// `POST`, the body decoded into `type` (see ``get(_:parameters:headers:as:decoder:)``).
     public func post<T: Decodable & Sendable>(
         _ urlString: String, parameters: Parameters? = nil, headers: [String: String]? = nil,
-        as type: T.Type, decoder: JSONDecoder = JSONDecoder()
+        as type: T.Type, decoder: any DataDecoder = JSONDecoder()
     ) async throws -> T {
         try await response(method: "POST", urlString, parameters: parameters, headers: headers,
                            serializer: Self.decodingSerializer(for: type, decoder: decoder)).value
@@ -78,10 +79,10 @@ extension HTTPSessionManager {
         try await response(method: "PUT", urlString, parameters: parameters, headers: headers, serializer: ErasedResponseSerializer(base: responseSerializer))
     }
 
-    /// `PUT`, the body decoded as JSON into `type`.
+    /// `PUT`, the body decoded into `type` (see ``get(_:parameters:headers:as:decoder:)``).
     public func put<T: Decodable & Sendable>(
         _ urlString: String, parameters: Parameters? = nil, headers: [String: String]? = nil,
-        as type: T.Type, decoder: JSONDecoder = JSONDecoder()
+        as type: T.Type, decoder: any DataDecoder = JSONDecoder()
     ) async throws -> T {
         try await response(method: "PUT", urlString, parameters: parameters, headers: headers,
                            serializer: Self.decodingSerializer(for: type, decoder: decoder)).value
@@ -92,10 +93,10 @@ extension HTTPSessionManager {
         try await response(method: "PATCH", urlString, parameters: parameters, headers: headers, serializer: ErasedResponseSerializer(base: responseSerializer))
     }
 
-    /// `PATCH`, the body decoded as JSON into `type`.
+    /// `PATCH`, the body decoded into `type` (see ``get(_:parameters:headers:as:decoder:)``).
     public func patch<T: Decodable & Sendable>(
         _ urlString: String, parameters: Parameters? = nil, headers: [String: String]? = nil,
-        as type: T.Type, decoder: JSONDecoder = JSONDecoder()
+        as type: T.Type, decoder: any DataDecoder = JSONDecoder()
     ) async throws -> T {
         try await response(method: "PATCH", urlString, parameters: parameters, headers: headers,
                            serializer: Self.decodingSerializer(for: type, decoder: decoder)).value
@@ -106,10 +107,10 @@ extension HTTPSessionManager {
         try await response(method: "DELETE", urlString, parameters: parameters, headers: headers, serializer: ErasedResponseSerializer(base: responseSerializer))
     }
 
-    /// `DELETE`, the body decoded as JSON into `type`.
+    /// `DELETE`, the body decoded into `type` (see ``get(_:parameters:headers:as:decoder:)``).
     public func delete<T: Decodable & Sendable>(
         _ urlString: String, parameters: Parameters? = nil, headers: [String: String]? = nil,
-        as type: T.Type, decoder: JSONDecoder = JSONDecoder()
+        as type: T.Type, decoder: any DataDecoder = JSONDecoder()
     ) async throws -> T {
         try await response(method: "DELETE", urlString, parameters: parameters, headers: headers,
                            serializer: Self.decodingSerializer(for: type, decoder: decoder)).value

@@ -79,7 +79,7 @@ public final class HTTPSessionManager: Sendable {
 
     /// The response serializer a new manager starts with: JSON (AFNetworking's
     /// `AFJSONResponseSerializer`), which validates the status code and the `Content-Type`.
-    public static var defaultResponseSerializer: any ResponseSerializing { PassthroughResponseSerializer() }
+    public static var defaultResponseSerializer: any ResponseSerializing { JSONResponseSerializer() }
 
     /// Builds requests from the method, URL and parameters. Defaults to
     /// ``GannetRequestSerialization/HTTPRequestSerializer`` (query string for `GET`, `HEAD`,

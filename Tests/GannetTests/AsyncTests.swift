@@ -42,12 +42,26 @@ struct AsyncTests {
     }
 
     @Test func typedDecodingOfAnErrorStatusThrows() async throws {
-        await #expect(throws: (any Error).self) { try await manager.get("status/404", as: Echo.self) }
+        await #expect { try await manager.get("status/404", as: Echo.self) } throws: {
+            ($0 as? ResponseSerializationError)?.code == .unacceptableStatusCode
+        }
     }
 
     @Test func typedDecodingOfTheWrongShapeThrows() async throws {
         struct Wrong: Decodable, Sendable { let missing: Int }
-        await #expect(throws: (any Error).self) { try await manager.get("get", as: Wrong.self) }
+        await #expect { try await manager.get("get", as: Wrong.self) } throws: {
+            ($0 as? ResponseSerializationError)?.code == .decodingFailed
+        }
+    }
+
+    @Test func typedDecodingOfNoContentWithEmpty() async throws {
+        #expect(try await manager.delete("status/204", as: Empty.self) == Empty.value)
+    }
+
+    @Test func untypedFailuresThrowTheSerializersError() async throws {
+        await #expect { try await manager.get("status/500") } throws: {
+            ($0 as? ResponseSerializationError)?.statusCode == 500
+        }
     }
 
     @Test func everyVerb() async throws {
@@ -99,6 +113,7 @@ struct AsyncTests {
 
     @Test func downloadProgressStream() async throws {
         let nginx = try makeManager(servers.nginx)
+        nginx.responseSerializer = HTTPResponseSerializer()
         let transfer = nginx.transfer("GET", "files/1m.bin")
         var last: TransferProgress?
         var count = 0
@@ -116,6 +131,7 @@ struct AsyncTests {
 
     @Test func uploadProgressStream() async throws {
         let nginx = try makeManager(servers.nginx)
+        nginx.responseSerializer = HTTPResponseSerializer()
         let payload = Data(repeating: 0x47, count: 2 * 1_048_576)
         let transfer = nginx.multipartTransfer("upload") { formData in
             try formData.appendPart(data: payload, name: "blob", fileName: "blob.bin", mimeType: "application/octet-stream")

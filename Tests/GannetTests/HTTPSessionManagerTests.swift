@@ -37,6 +37,7 @@ struct HTTPSessionManagerTests {
         let task = try #require(delivery.callbackTask)
         #expect(task === delivery.returnedTask)
         #expect(task.state == .completed)
+        #expect(delivery.value is [String: any Sendable], "the default response serializer parses JSON")
         let echo = try echo(delivery.value)
         #expect(field(echo, "args", "key") == "value")
         #expect((echo["args"] as? [String: Any])?["tags[]"] as? [String] == ["a", "b"])
@@ -191,6 +192,47 @@ struct HTTPSessionManagerTests {
         #expect(delivery.onCompletionQueue)
     }
 
+    @Test func failureIsCalledFor404WithTheTask() async throws {
+        let delivery = await deliver { success, failure in
+            manager.GET("status/404", success: success, failure: failure)
+        }
+        #expect(delivery.callbackTask === delivery.returnedTask)
+        #expect(delivery.callbackTask?.state == .completed)
+        let error = try #require(delivery.error as? ResponseSerializationError)
+        #expect(error.code == .unacceptableStatusCode)
+        #expect(error.statusCode == 404)
+        #expect(delivery.onCompletionQueue)
+    }
+
+    @Test func successIsCalledFor200() async throws {
+        let delivery = await deliver { success, failure in
+            manager.GET("status/200", success: success, failure: failure)
+        }
+        #expect(delivery.succeeded)
+        #expect(delivery.value == nil, "an empty 200 body is nil for the JSON serializer")
+    }
+
+    @Test func responseObjectIsEmptyFor204() async throws {
+        let delivery = await deliver { success, failure in
+            manager.GET("status/204", success: success, failure: failure)
+        }
+        #expect(delivery.succeeded)
+        #expect(delivery.value == nil)
+        #expect((delivery.callbackTask?.response as? HTTPURLResponse)?.statusCode == 204)
+    }
+
+    @Test func htmlIsAnUnacceptableContentTypeForTheDefaultSerializer() async throws {
+        let delivery = await deliver { success, failure in
+            manager.GET("html", success: success, failure: failure)
+        }
+        #expect((delivery.error as? ResponseSerializationError)?.code == .unacceptableContentType)
+        manager.responseSerializer = StringResponseSerializer()
+        let text = await deliver { success, failure in
+            manager.GET("html", success: success, failure: failure)
+        }
+        #expect((text.value as? String)?.contains("Herman Melville") == true)
+    }
+
     @Test func hiddenBasicAuthenticationWithTheSerializersAuthorizationHeader() async throws {
         var serializer = HTTPRequestSerializer()
         serializer.setAuthorizationHeader(username: "user", password: "password")
@@ -228,6 +270,7 @@ struct HTTPSessionManagerTests {
     }
 
     @Test func downloadProgressIsReportedForGET() async throws {
+        manager.responseSerializer = HTTPResponseSerializer()
         let recorder = ProgressRecorder()
         let delivery = await deliver { success, failure in
             manager.GET("bytes/65536", progress: { recorder.record($0) }, success: success, failure: failure)
