@@ -1,0 +1,44 @@
+import Gannet
+
+/// Turns a response (or request) body into what is printed: JSON and XML re-indented and
+/// coloured when asked, text as it is, binary data refused on a terminal as httpie does.
+struct BodyRenderer: Sendable {
+    let pretty: Options.Pretty
+    let toTerminal: Bool
+
+    var palette: Palette { Palette(enabled: pretty.colors) }
+
+    /// What the body is, from its `Content-Type` (JSON and XML media types, suffixes included).
+    enum Kind: Equatable {
+        case json, xml, other
+    }
+
+    static func kind(of contentType: String?) -> Kind {
+        guard let contentType, let mediaType = MediaType(contentType) else { return .other }
+        if mediaType.subtype == "json" || mediaType.suffix == "json" || mediaType.essence == "text/javascript" { return .json }
+        if mediaType.subtype == "xml" || mediaType.suffix == "xml" { return .xml }
+        return .other
+    }
+
+    /// httpie's binary guard: a NUL byte means the body is not text.
+    static func isBinary(_ data: Data) -> Bool {
+        data.prefix(64 * 1024).contains(0)
+    }
+
+    static let binaryNote = "+-----------------------------------------+\n| NOTE: binary data not shown in terminal |\n+-----------------------------------------+\n"
+
+    /// The bytes to print for `data` whose type is `kind`.
+    func render(_ data: Data, kind: Kind) -> Data {
+        if toTerminal, Self.isBinary(data) { return Data(Self.binaryNote.utf8) }
+        guard pretty != .none else { return data }
+        switch kind {
+        case .json:
+            if let text = JSONFormatter.format(data, indent: pretty.format, palette: palette) { return Data(text.utf8) }
+        case .xml:
+            if let text = XMLFormatter.format(data, indent: pretty.format, palette: palette) { return Data(text.utf8) }
+        case .other:
+            break
+        }
+        return data
+    }
+}
