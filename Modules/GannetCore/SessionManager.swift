@@ -201,14 +201,18 @@ public final class SessionManager: Sendable {
             let response = DataResponse(request: outcome.request, lazyResponse: lazy, data: outcome.data,
                                         metrics: outcome.metrics, result: result)
             completionHook?(self, task, response.error)
+            let posts = self.configuration.postsTaskNotifications
             let notify: @Sendable () -> Void = {
-                var userInfo: [AnyHashable: Any] = [TaskNotificationKey.responseSerializer: serializer]
+                guard posts else { return }
+                var userInfo: [AnyHashable: Any]
+                switch result {
+                case .success(let value):
+                    userInfo = [TaskNotificationKey.responseSerializer: serializer, TaskNotificationKey.serializedResponse: value]
+                case .failure(let error):
+                    userInfo = [TaskNotificationKey.responseSerializer: serializer, TaskNotificationKey.error: error]
+                }
                 if let data = response.data { userInfo[TaskNotificationKey.responseData] = data }
                 if let metrics = response.metrics { userInfo[TaskNotificationKey.metrics] = metrics }
-                switch result {
-                case .success(let value): userInfo[TaskNotificationKey.serializedResponse] = value
-                case .failure(let error): userInfo[TaskNotificationKey.error] = error
-                }
                 NotificationCenter.default.post(name: .gannetTaskDidComplete, object: task, userInfo: userInfo)
             }
             if direct {

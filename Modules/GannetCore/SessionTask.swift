@@ -148,7 +148,9 @@ public final class SessionTask: Sendable, Hashable, CustomStringConvertible {
         case .start: manager.start(self)
         case .resume: if let transfer = storage.withLock({ $0.transfer }) { manager.engine.submit(.resume(transfer)) }
         }
-        NotificationCenter.default.post(name: .gannetTaskDidResume, object: self)
+        if manager.configuration.postsTaskNotifications {
+            NotificationCenter.default.post(name: .gannetTaskDidResume, object: self)
+        }
     }
 
     /// Pauses the transfer; ``resume()`` continues it. A suspended task still counts against
@@ -161,7 +163,9 @@ public final class SessionTask: Sendable, Hashable, CustomStringConvertible {
         }
         guard let transfer else { return }
         if let transfer { manager.engine.submit(.suspend(transfer)) }
-        NotificationCenter.default.post(name: .gannetTaskDidSuspend, object: self)
+        if manager.configuration.postsTaskNotifications {
+            NotificationCenter.default.post(name: .gannetTaskDidSuspend, object: self)
+        }
     }
 
     /// Cancels the task; it completes with `URLError.cancelled` unless it already completed.

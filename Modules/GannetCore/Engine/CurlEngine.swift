@@ -131,11 +131,10 @@ final class CurlEngine: @unchecked Sendable {
 
     /// Configures the transfer's next hop on an easy handle and adds it to the multi handle.
     func attach(_ transfer: Transfer) {
-        let easy = spareHandles.popLast() ?? EasyHandle()
+        let easy = spareHandles.popLast() ?? makeHandle()
         do {
             try transfer.configure(easy)
         } catch {
-            curl_easy_reset(easy.raw)
             spareHandles.append(easy)
             transfer.finish(error: error)
             return
@@ -149,8 +148,15 @@ final class CurlEngine: @unchecked Sendable {
         active[ObjectIdentifier(transfer)] = nil
         guard let easy = transfer.releaseHandle() else { return }
         curl_multi_remove_handle(multi.raw, easy.raw)
-        curl_easy_reset(easy.raw)
+        // The error buffer belongs to the transfer; libcurl must not keep its address.
+        easy.set(CURLOPT_ERRORBUFFER, pointer: nil)
         if spareHandles.count < 64 { spareHandles.append(easy) }
+    }
+
+    private func makeHandle() -> EasyHandle {
+        let easy = EasyHandle()
+        easy.applyEngineOptions(configuration)
+        return easy
     }
 
     private func collectFinishedTransfers() {

@@ -58,6 +58,46 @@ final class EasyHandle {
     }
 }
 
+extension EasyHandle {
+    /// Sets the options every transfer of one engine shares, once per handle. Per-request
+    /// options are set by `Transfer.configure` each time.
+    func applyEngineOptions(_ configuration: SessionConfiguration) {
+        set(CURLOPT_NOSIGNAL, true)
+        set(CURLOPT_PROTOCOLS_STR, "http,https")
+        set(CURLOPT_FOLLOWLOCATION, false)
+        set(CURLOPT_SUPPRESS_CONNECT_HEADERS, true)
+        set(CURLOPT_PIPEWAIT, true)
+        _ = ccurl_easy_setopt_write_function(raw, CURLOPT_HEADERFUNCTION, transferHeaderCallback)
+        _ = ccurl_easy_setopt_write_function(raw, CURLOPT_WRITEFUNCTION, transferWriteCallback)
+        _ = ccurl_easy_setopt_read_function(raw, transferReadCallback)
+        if configuration.decompressesResponses { set(CURLOPT_ACCEPT_ENCODING, "") }
+        switch configuration.httpVersion {
+        case .http1_1: set(CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_1_1))
+        case .http2PriorKnowledge: set(CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2_PRIOR_KNOWLEDGE))
+        default: set(CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS))
+        }
+        switch configuration.proxy {
+        case .environment: break
+        case .none: set(CURLOPT_PROXY, "")
+        case .url(let proxy, let bypass):
+            set(CURLOPT_PROXY, proxy.absoluteString)
+            if let bypass { set(CURLOPT_NOPROXY, bypass) }
+        }
+        let tls = configuration.tls
+        if let caFile = tls.caFile { set(CURLOPT_CAINFO, caFile) }
+        if let caDirectory = tls.caDirectory { set(CURLOPT_CAPATH, caDirectory) }
+        if let client = tls.clientCertificate {
+            set(CURLOPT_SSLCERT, client.certificateFile)
+            set(CURLOPT_SSLCERTTYPE, client.format.rawValue)
+            if let key = client.keyFile { set(CURLOPT_SSLKEY, key) }
+            if let password = client.password { set(CURLOPT_KEYPASSWD, password) }
+        }
+        if tls.serverTrustEvaluator != nil {
+            TLSVerification.install(on: self)
+        }
+    }
+}
+
 /// Owns a `curl_slist` of request headers for the life of one transfer hop.
 final class HeaderList {
     private(set) var raw: UnsafeMutablePointer<curl_slist>? = nil

@@ -102,7 +102,9 @@ struct ResponseHeadParser {
 
     /// `HTTP/1.1 200 OK`, `HTTP/2 204`, `HTTP/1.0 404 Not Found`.
     static func parseStatusLine(_ line: UnsafeBufferPointer<UInt8>) throws -> (code: Int, version: String) {
-        let malformed = GannetError(.protocolViolation, "The response has a malformed status line \(String(decoding: line.prefix(80), as: UTF8.self).debugDescription)")
+        var malformed: GannetError {
+            GannetError(.protocolViolation, "The response has a malformed status line \(String(decoding: line.prefix(80), as: UTF8.self).debugDescription)")
+        }
         guard let space = line.firstIndex(of: 0x20), space >= 5,
               line[0] == UInt8(ascii: "H"), line[1] == UInt8(ascii: "T"), line[2] == UInt8(ascii: "T"),
               line[3] == UInt8(ascii: "P"), line[4] == UInt8(ascii: "/"),
@@ -165,8 +167,18 @@ struct ResponseHead: Equatable, Sendable {
 enum ASCII {
     /// ASCII case-insensitive equality, without Foundation.
     static func equalsIgnoringCase(_ a: String, _ b: String) -> Bool {
-        a.utf8.count == b.utf8.count && zip(a.utf8, b.utf8).allSatisfy { x, y in
-            x == y || (x | 0x20 == y | 0x20 && (x | 0x20) >= 0x61 && (x | 0x20) <= 0x7A)
+        var a = a, b = b
+        return a.withUTF8 { x in
+            b.withUTF8 { y in
+                guard x.count == y.count else { return false }
+                for index in 0..<x.count {
+                    let p = x[index], q = y[index]
+                    if p == q { continue }
+                    let lower = p | 0x20
+                    guard lower == q | 0x20, lower >= 0x61, lower <= 0x7A else { return false }
+                }
+                return true
+            }
         }
     }
 }

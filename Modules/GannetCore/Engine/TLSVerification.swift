@@ -10,13 +10,14 @@ internal import COpenSSL
 /// would skip the callback, so it is off for such sessions; a pooled connection is checked
 /// again in `CURLOPT_PREREQFUNCTION` unless this engine verified its handshake.
 enum TLSVerification {
-    static func install(on easy: EasyHandle, transfer: Transfer) {
+    /// Installs the engine-wide part; `Transfer.configure` points `CURLOPT_PREREQDATA` at
+    /// each transfer.
+    static func install(on easy: EasyHandle) {
         easy.set(CURLOPT_SSL_VERIFYPEER, false)
         easy.set(CURLOPT_SSL_VERIFYHOST, 0)
         easy.set(CURLOPT_SSL_SESSIONID_CACHE, false)
         _ = ccurl_easy_setopt_ssl_ctx_function(easy.raw, tlsContextCallback)
         _ = ccurl_easy_setopt_prereq_function(easy.raw, tlsPrerequestCallback)
-        easy.set(CURLOPT_PREREQDATA, pointer: Unmanaged.passUnretained(transfer).toOpaque())
     }
 
     /// The chain the peer presented, leaf first, DER-encoded.

@@ -192,25 +192,22 @@ final class Transfer: @unchecked Sendable {
 
         self.easy = easy
         let me = Unmanaged.passUnretained(self).toOpaque()
+        // Handles are reused without curl_easy_reset: the options every transfer of this engine
+        // shares were set once (EasyHandle.applyEngineOptions); each option a request may
+        // change is set here every time, to its default when the request does not use it.
         easy.set(CURLOPT_URL, url.absoluteString)
         easy.set(CURLOPT_PRIVATE, pointer: me)
-        easy.set(CURLOPT_NOSIGNAL, true)
-        easy.set(CURLOPT_PROTOCOLS_STR, "http,https")
-        easy.set(CURLOPT_FOLLOWLOCATION, false)
         easy.set(CURLOPT_ERRORBUFFER, pointer: UnsafeMutableRawPointer(errorBuffer))
         errorBuffer[0] = 0
-        _ = ccurl_easy_setopt_write_function(easy.raw, CURLOPT_HEADERFUNCTION, transferHeaderCallback)
         easy.set(CURLOPT_HEADERDATA, pointer: me)
-        _ = ccurl_easy_setopt_write_function(easy.raw, CURLOPT_WRITEFUNCTION, transferWriteCallback)
         easy.set(CURLOPT_WRITEDATA, pointer: me)
-        easy.set(CURLOPT_SUPPRESS_CONNECT_HEADERS, true)
-        easy.set(CURLOPT_PIPEWAIT, true)
-        if configuration.decompressesResponses { easy.set(CURLOPT_ACCEPT_ENCODING, "") }
-
-        switch configuration.httpVersion {
-        case .http1_1: easy.set(CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_1_1))
-        case .http2PriorKnowledge: easy.set(CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2_PRIOR_KNOWLEDGE))
-        default: easy.set(CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS))
+        easy.set(CURLOPT_READDATA, pointer: me)
+        easy.set(CURLOPT_HTTPGET, true)
+        easy.set(CURLOPT_CUSTOMREQUEST, nil as String?)
+        easy.set(CURLOPT_POSTFIELDSIZE_LARGE, offset: -1)
+        easy.set(CURLOPT_MAX_SEND_SPEED_LARGE, offset: 0)
+        if configuration.tls.serverTrustEvaluator != nil {
+            easy.set(CURLOPT_PREREQDATA, pointer: me)
         }
 
         let connectMs = Int(min(configuration.connectTimeout, Double(idleTimeout) / 1e9) * 1000)
@@ -220,17 +217,8 @@ final class Transfer: @unchecked Sendable {
         if remaining <= 0 {
             throw TransportError.urlError(gannet: GannetError(.timedOut, "The resource timeout passed", failingURL: url), url: url)
         }
-        if remaining < 1e9 { easy.set(CURLOPT_TIMEOUT_MS, max(Int(remaining * 1000), 1)) }
+        easy.set(CURLOPT_TIMEOUT_MS, remaining < 1e9 ? max(Int(remaining * 1000), 1) : 0)
 
-        switch configuration.proxy {
-        case .environment: break
-        case .none: easy.set(CURLOPT_PROXY, "")
-        case .url(let proxy, let bypass):
-            easy.set(CURLOPT_PROXY, proxy.absoluteString)
-            if let bypass { easy.set(CURLOPT_NOPROXY, bypass) }
-        }
-
-        configureTLS(easy)
         // curl waits up to a second for `100 Continue` before sending a large body; Gannet
         // sends at once, as URLSession does.
         var removed = ["Expect"]
@@ -271,29 +259,12 @@ final class Transfer: @unchecked Sendable {
             // libcurl labels every POST body as a form; send no Content-Type the caller did not set.
             removed.append("Content-Type")
         }
-        _ = ccurl_easy_setopt_read_function(easy.raw, transferReadCallback)
-        easy.set(CURLOPT_READDATA, pointer: Unmanaged.passUnretained(self).toOpaque())
         easy.set(CURLOPT_POSTFIELDSIZE_LARGE, offset: length ?? -1)
         if case .stream(let stream) = source, let paced = stream as? any RateLimitedBodyStream,
            let rate = paced.maximumBytesPerSecond, rate > 0 {
             easy.set(CURLOPT_MAX_SEND_SPEED_LARGE, offset: rate)
         }
         if method != "POST" { easy.set(CURLOPT_CUSTOMREQUEST, method) }
-    }
-
-    private func configureTLS(_ easy: EasyHandle) {
-        let tls = configuration.tls
-        if let caFile = tls.caFile { easy.set(CURLOPT_CAINFO, caFile) }
-        if let caDirectory = tls.caDirectory { easy.set(CURLOPT_CAPATH, caDirectory) }
-        if let client = tls.clientCertificate {
-            easy.set(CURLOPT_SSLCERT, client.certificateFile)
-            easy.set(CURLOPT_SSLCERTTYPE, client.format.rawValue)
-            if let key = client.keyFile { easy.set(CURLOPT_SSLKEY, key) }
-            if let password = client.password { easy.set(CURLOPT_KEYPASSWD, password) }
-        }
-        if tls.serverTrustEvaluator != nil {
-            TLSVerification.install(on: easy, transfer: self)
-        }
     }
 
     // MARK: Callbacks (engine thread, inside libcurl)
