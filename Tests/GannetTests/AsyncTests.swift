@@ -163,3 +163,83 @@ struct AsyncTests {
         await #expect { try await transfer.response } throws: { ($0 as? URLError)?.code == .cancelled }
     }
 }
+
+@Suite("HTTPSessionManager streamed bodies")
+struct StreamingTests {
+    let servers: TestServers
+    init() throws { servers = try TestServers.shared() }
+
+    @Test func bytesArriveInChunksAndAddUpToTheFile() async throws {
+        let manager = try makeManager(servers.nginx)
+        let (response, body) = try await manager.bytes("files/10m.bin")
+        #expect(response.statusCode == 200)
+        var total = 0
+        var chunks = 0
+        var digest = Data()
+        for try await chunk in body {
+            total += chunk.count
+            chunks += 1
+            if digest.count < 16 { digest.append(chunk.prefix(16 - digest.count)) }
+        }
+        #expect(total == 10 * 1_048_576)
+        #expect(chunks > 1)
+        let file = try FileHandle(forReadingFrom: URL(fileURLWithPath: servers.tenMegabyteFile))
+        defer { try? file.close() }
+        #expect(try file.read(upToCount: 16) == digest)
+    }
+
+    @Test func bytesWithParametersAndAMethod() async throws {
+        let manager = try makeManager(servers.httpbin)
+        let (response, body) = try await manager.bytes("anything", method: "PATCH", parameters: ["k": "v"], headers: ["X-Trace": "7"])
+        #expect(response.statusCode == 200)
+        var data = Data()
+        for try await chunk in body { data.append(chunk) }
+        let echo = try echo(data)
+        #expect(echo["method"] as? String == "PATCH")
+        #expect(field(echo, "form", "k") == "v")
+        #expect(field(echo, "headers", "X-Trace") == "7")
+    }
+
+    @Test func bytesRequestBuildingErrorIsThrown() async throws {
+        let manager = try makeManager(servers.httpbin)
+        await #expect { _ = try await manager.bytes("bad path") } throws: { gannetCode($0) == .invalidRequest }
+    }
+
+    @Test func cancellingWhileIteratingCancelsTheTransfer() async throws {
+        let manager = try makeManager(servers.httpbin)
+        let work = Task {
+            let (_, body) = try await manager.bytes("drip", parameters: ["numbytes": 100, "duration": 10, "delay": 0])
+            var received = 0
+            for try await chunk in body { received += chunk.count }
+            return received
+        }
+        try await Task.sleep(for: .milliseconds(500))
+        work.cancel()
+        await #expect(throws: (any Error).self) { _ = try await work.value }
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(manager.tasks.isEmpty)
+    }
+
+    @Test func downloadWritesTheFile() async throws {
+        let manager = try makeManager(servers.nginx)
+        let folder = try temporaryFile(Data()).deletingLastPathComponent()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let target = folder.appendingPathComponent("1m.bin")
+        let (file, response) = try await manager.download("files/1m.bin", to: target)
+        #expect(file == target)
+        #expect(response.statusCode == 200)
+        #expect(try Data(contentsOf: target) == Data(contentsOf: URL(fileURLWithPath: servers.oneMegabyteFile)))
+    }
+
+    @Test func cancelledDownloadLeavesNoFile() async throws {
+        let manager = try makeManager(servers.httpbin)
+        let folder = try temporaryFile(Data()).deletingLastPathComponent()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let target = folder.appendingPathComponent("never.bin")
+        let work = Task { try await manager.download("drip", parameters: ["numbytes": 100, "duration": 10], to: target) }
+        try await Task.sleep(for: .milliseconds(500))
+        work.cancel()
+        await #expect { _ = try await work.value } throws: { ($0 as? URLError)?.code == .cancelled }
+        #expect(!FileManager.default.fileExists(atPath: target.path))
+    }
+}
