@@ -263,3 +263,93 @@ struct CLIEndToEndTests {
         return folder
     }
 }
+
+/// `--download`, `--output` and the streamed stdout path.
+@Suite("gannet downloads")
+struct CLIDownloadTests {
+    let servers: TestServers
+    let nginx: String
+    let httpbin: String
+
+    init() throws {
+        servers = try TestServers.shared()
+        nginx = servers.nginx.absoluteString.trimmingCharacters(in: CharacterSet(charactersIn: "/"))
+        httpbin = servers.httpbin.absoluteString.trimmingCharacters(in: CharacterSet(charactersIn: "/"))
+    }
+
+    func folder() throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gannet-dl-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder
+    }
+
+    @Test func downloadNamesTheFileAfterTheURLAndNeverOverwrites() async throws {
+        let folder = try folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let expected = try Data(contentsOf: URL(fileURLWithPath: servers.oneMegabyteFile))
+        let first = try await GannetBinary.run(["--download", "\(nginx)/files/1m.bin"], in: folder)
+        #expect(first.status == 0, "\(first.err)")
+        #expect(first.stdout.isEmpty, "the body goes to the file, not stdout")
+        #expect(first.err.contains("HTTP/1.1 200 OK"))
+        #expect(first.err.contains("Saved 1.0 MB"))
+        #expect(try Data(contentsOf: folder.appendingPathComponent("1m.bin")) == expected)
+        let second = try await GannetBinary.run(["-d", "\(nginx)/files/1m.bin"], in: folder)
+        #expect(second.status == 0)
+        #expect(try Data(contentsOf: folder.appendingPathComponent("1m-1.bin")) == expected)
+        let attributes = try FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent("1m.bin").path)
+        #expect((attributes[.posixPermissions] as? Int).map { $0 & 0o044 } != 0, "readable like a file the shell made")
+    }
+
+    @Test func downloadWithOutputWritesThatFile() async throws {
+        let folder = try folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let result = try await GannetBinary.run(["--download", "--output", "big.bin", "\(nginx)/files/10m.bin"], in: folder)
+        #expect(result.status == 0, "\(result.err)")
+        #expect(FileManager.default.contentsEqual(atPath: folder.appendingPathComponent("big.bin").path, andPath: servers.tenMegabyteFile))
+    }
+
+    @Test func downloadNameComesFromContentDispositionWithoutPathParts() async throws {
+        let folder = try folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let result = try await GannetBinary.run(
+            ["-d", "\(httpbin)/response-headers", #"Content-Disposition==attachment; filename="../../report.json""#], in: folder)
+        #expect(result.status == 0, "\(result.err)")
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+        #expect(names == ["report.json"])
+        #expect(!FileManager.default.fileExists(atPath: folder.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("report.json").path))
+    }
+
+    @Test func failedDownloadSavesNothingAndExitsWithTheStatusClass() async throws {
+        let folder = try folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let result = try await GannetBinary.run(["-d", "\(httpbin)/status/404"], in: folder)
+        #expect(result.status == 4)
+        #expect(result.err.contains("gannet: error: HTTP 404"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
+    }
+
+    @Test func outputAloneSavesTheBodyWhateverTheStatus() async throws {
+        let folder = try folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let result = try await GannetBinary.run(["-o", "page.html", "--check-status", "\(httpbin)/status/418"], in: folder)
+        #expect(result.status == 4)
+        #expect(try String(contentsOf: folder.appendingPathComponent("page.html"), encoding: .utf8).contains("teapot"))
+        #expect(result.stdout.isEmpty)
+    }
+
+    @Test func connectionErrorDuringDownloadLeavesNoFile() async throws {
+        let folder = try folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let fault = servers.fault.absoluteString.trimmingCharacters(in: CharacterSet(charactersIn: "/"))
+        let result = try await GannetBinary.run(["-d", "-o", "partial.bin", "\(fault)/reset"], in: folder)
+        #expect(result.status == 1)
+        #expect(result.err.contains("gannet: error: "))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
+    }
+
+    @Test func pipedBodyIsStreamedByteForByte() async throws {
+        let result = try await GannetBinary.run(["\(nginx)/files/10m.bin"])
+        #expect(result.status == 0)
+        #expect(result.stdout == (try Data(contentsOf: URL(fileURLWithPath: servers.tenMegabyteFile))))
+    }
+}

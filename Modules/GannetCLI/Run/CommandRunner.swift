@@ -20,6 +20,10 @@ struct CommandRunner {
                 return try await RequestCommand(invocation: invocation, terminal: terminal).run().code
             }
         } catch {
+            if Interrupt.happened {
+                terminal.err("\ngannet: interrupted\n")
+                return 130
+            }
             let (message, status) = ErrorReport.describe(error)
             let palette = Palette(enabled: terminal.stderrIsTerminal)
             terminal.err(palette.error("gannet: error:") + " " + message + "\n")

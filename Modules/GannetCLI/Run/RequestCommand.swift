@@ -1,5 +1,4 @@
 import Gannet
-internal import Synchronization
 
 /// Runs `gannet [METHOD] URL [ITEM ...]`: builds the request, sends it, prints what was asked
 /// for, and returns the exit status.
@@ -20,6 +19,11 @@ struct RequestCommand {
         printRequest(request)
         if savesToFile {
             return try await DownloadCommand(command: self, session: session).run(request)
+        }
+        // A body that is printed as it came, alone, to a pipe or a file is streamed: never held
+        // in memory, whatever its size.
+        if options.interpretation == nil, pretty == .none, !terminal.stdoutIsTerminal, !selection.responseHeaders {
+            return try await stream(request, on: session)
         }
         let response = await fetch(request, on: session)
         let data = try response.result.get()
@@ -77,11 +81,26 @@ struct RequestCommand {
         write(text)
     }
 
+    /// Sends `request` and writes the body to stdout chunk by chunk as it arrives (core's
+    /// `bytes(for:)`, which stops reading from the socket while stdout is slow).
+    func stream(_ request: URLRequest, on session: SessionManager) async throws -> ExitStatus {
+        let bar = ProgressBar(terminal: terminal, label: "", delay: 1)
+        defer { bar.finish() }
+        let (response, body) = try await session.bytes(for: request)
+        let expected = response.expectedContentLength
+        var received: Int64 = 0
+        for try await chunk in body {
+            terminal.out(chunk)
+            received += Int64(chunk.count)
+            bar.update(completed: received, total: expected)
+        }
+        return finalStatus(response)
+    }
+
     /// Sends `request` as a data task, showing a progress bar for long transfers; cancelling
     /// the Swift task cancels it.
     func fetch(_ request: URLRequest, on session: SessionManager) async -> DataResponse<Data> {
         let bar = ProgressBar(terminal: terminal, label: "", delay: 1)
-        let reference = Mutex<SessionTask?>(nil)
         let response = await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<DataResponse<Data>, Never>) in
                 var report: (@Sendable (Progress) -> Void)?
@@ -92,11 +111,11 @@ struct RequestCommand {
                                             uploadProgress: report, downloadProgress: report) { response in
                     continuation.resume(returning: response)
                 }
-                reference.withLock { $0 = task }
+                TaskRegistry.current.set(task)
                 task.resume()
             }
         } onCancel: {
-            reference.withLock { $0 }?.cancel()
+            TaskRegistry.current.cancel()
         }
         bar.finish()
         return response
