@@ -284,6 +284,18 @@ struct AnyResponseSerializer: ResponseSerializing {
     init(_ base: any ResponseSerializing) { self.base = base }
 
     func serialize(request: URLRequest?, response: HTTPURLResponse?, data: Data?, error: (any Error)?) throws -> (any Sendable)? {
-        try base.serialize(request: request, response: response, data: data, error: error)
+        let value = try base.serialize(request: request, response: response, data: data, error: error)
+        // A serializer whose Output is optional (JSON's nil for an empty body) must reach an
+        // AFNetworking-style callback as nil, not as an existential holding `nil`.
+        if let optional = value as? any OptionalValue, optional.isNone { return nil }
+        return value
     }
+}
+
+private protocol OptionalValue {
+    var isNone: Bool { get }
+}
+
+extension Optional: OptionalValue {
+    fileprivate var isNone: Bool { self == nil }
 }

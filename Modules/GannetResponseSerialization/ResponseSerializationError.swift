@@ -96,7 +96,7 @@ public struct ResponseSerializationError: Error, Sendable {
     public var statusCode: Int? { response?.statusCode }
 
     /// The response's URL without any `user:password@`.
-    public var failingURL: URL? { response?.url.map(URL.removingUserInfo) }
+    public var failingURL: URL? { response?.url.map(URL.removingCredentials) }
 }
 
 extension ResponseSerializationError: CustomStringConvertible, LocalizedError {
@@ -110,13 +110,3 @@ extension ResponseSerializationError: CustomStringConvertible, LocalizedError {
     public var errorDescription: String? { description }
 }
 
-extension URL {
-    /// The URL without `user:password@`, for errors and logs.
-    static func removingUserInfo(_ url: URL) -> URL {
-        guard url.user != nil || url.password != nil,
-              var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url }
-        components.user = nil
-        components.password = nil
-        return components.url ?? url
-    }
-}

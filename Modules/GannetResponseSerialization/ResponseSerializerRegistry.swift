@@ -29,9 +29,9 @@ public struct ResponseSerializerRegistry: ResponseSerializing {
     /// One serializer and the media types it handles.
     public struct Entry: Sendable {
         /// Media types or ranges this entry handles.
-        public var mediaTypes: [MediaType]
+        public let mediaTypes: [MediaType]
         /// The serializer.
-        public var serializer: AnyResponseSerializer
+        public let serializer: AnyResponseSerializer
 
         /// An entry for `serializer` handling `mediaTypes`. A ``ResponseValidating`` serializer
         /// will accept exactly `mediaTypes`.
@@ -78,7 +78,7 @@ public struct ResponseSerializerRegistry: ResponseSerializing {
 
     /// Creates a registry.
     public init(entries: [Entry] = [], fallback: AnyResponseSerializer? = nil,
-                acceptableStatusCodes: IndexSet = IndexSet(integersIn: 200..<300)) {
+                acceptableStatusCodes: IndexSet = HTTPResponseSerializer.defaultAcceptableStatusCodes) {
         self.entries = entries
         self.fallback = fallback
         self.acceptableStatusCodes = acceptableStatusCodes
@@ -89,8 +89,7 @@ public struct ResponseSerializerRegistry: ResponseSerializing {
     public static var standard: ResponseSerializerRegistry {
         ResponseSerializerRegistry(
             entries: [
-                Entry(JSONResponseSerializer(), for: Array(JSONResponseSerializer.defaultAcceptableContentTypes)
-                    .sorted { $0.description < $1.description }),
+                Entry(JSONResponseSerializer(), for: [.json, "text/json", "text/javascript", .anyJSONSuffix]),
                 Entry(StringResponseSerializer(), for: [.anyText]),
             ],
             fallback: AnyResponseSerializer(HTTPResponseSerializer()))

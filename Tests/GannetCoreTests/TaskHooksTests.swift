@@ -224,3 +224,29 @@ struct TaskHooksTests {
         #expect(error == nil)
     }
 }
+
+@Suite("AFNetworking-shaped completion")
+struct AFNetworkingShapeTests {
+    struct OptionalLength: ResponseSerializing {
+        func serialize(request: URLRequest?, response: HTTPURLResponse?, data: Data?, error: (any Error)?) throws -> Int? {
+            if let error { throw error }
+            guard let data, !data.isEmpty else { return nil }
+            return data.count
+        }
+    }
+
+    @Test func anOptionalOutputOfNilArrivesAsNil() async throws {
+        let servers = try TestServers.shared()
+        let manager = SessionManager()
+        manager.responseSerializer = OptionalLength()
+        let (empty, full) = await withCheckedContinuation { continuation in
+            manager.dataTask(with: URLRequest(url: servers.httpbin.adding("/status/204"))) { _, emptyObject, _ in
+                manager.dataTask(with: URLRequest(url: servers.nginx.adding("/small"))) { _, fullObject, _ in
+                    continuation.resume(returning: (emptyObject == nil, fullObject as? Int))
+                }.resume()
+            }.resume()
+        }
+        #expect(empty)
+        #expect(full == 2)
+    }
+}

@@ -54,6 +54,22 @@ struct HostileJSONTests {
         #expect(depth == 512)
         let error = serializationError { try json.serialize(response, nested(513)) }
         #expect(error?.message.contains("Too many nested arrays or dictionaries") == true)
+
+        // JSONDecoder has the same limit
+        let decodable = DecodableResponseSerializer<Nested>()
+        #expect(try decodable.serialize(response, nested(512)).depth == 512)
+        #expect(serializationError { try decodable.serialize(response, nested(513)) }?.code == .decodingFailed)
+    }
+
+    /// Arrays of arrays, as deep as the document goes.
+    struct Nested: Decodable, Sendable {
+        let depth: Int
+        init(from decoder: any Decoder) throws {
+            var container = try decoder.unkeyedContainer()
+            var deepest = 0
+            while !container.isAtEnd { deepest = max(deepest, try container.decode(Nested.self).depth) }
+            depth = deepest + 1
+        }
     }
 
     @Test("Duplicate keys: JSONSerialization keeps the last, JSONDecoder the first")

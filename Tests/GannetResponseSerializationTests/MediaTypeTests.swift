@@ -33,7 +33,8 @@ struct MediaTypeTests {
     @Test("Skips malformed parameters and keeps the first of duplicates, as browsers do")
     func lenientParameters() throws {
         // Given parameters with no value, no name, an unclosed quote and a duplicate
-        let type = try #require(MediaType("text/plain; bogus; =x; charset=utf-8; charset=latin1; q=\"open;"))
+        let header = "text/plain; bogus; =x; charset=utf-8; charset=latin1; q=\"open;"
+        let type = try #require(MediaType(header))
 
         // Then the valid ones survive, first occurrence wins
         #expect(type.essence == "text/plain")
