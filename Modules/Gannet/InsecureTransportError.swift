@@ -25,7 +25,7 @@ public struct InsecureTransportError: Error, Sendable, Hashable, CustomStringCon
 
     /// Creates the error.
     public init(url: URL?, reason: Reason) {
-        self.url = url.map(Self.removingCredentials)
+        self.url = url.map(URL.removingCredentials)
         self.reason = reason
     }
 
@@ -38,14 +38,6 @@ public struct InsecureTransportError: Error, Sendable, Hashable, CustomStringCon
         default:
             return "The security policy requires https; refusing to send \(url?.absoluteString ?? "nil")"
         }
-    }
-
-    private static func removingCredentials(_ url: URL) -> URL {
-        guard url.user != nil || url.password != nil,
-              var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url }
-        components.user = nil
-        components.password = nil
-        return components.url ?? url
     }
 }
 

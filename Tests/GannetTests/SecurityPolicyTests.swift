@@ -42,6 +42,12 @@ struct SecurityPolicyTests {
         _ = try HTTPSessionManager(baseURL: nil, securityPolicy: AcceptsAll())
     }
 
+    @Test func errorNeverCarriesCredentials() {
+        let error = InsecureTransportError(url: URL(string: "http://user:secret@example.com/x"), reason: .insecureRequestURL)
+        #expect(error.url?.absoluteString == "http://example.com/x")
+        #expect(!error.description.contains("secret"))
+    }
+
     @Test func defaultManagerHasNoEvaluator() {
         #expect(HTTPSessionManager().securityPolicy == nil)
     }
