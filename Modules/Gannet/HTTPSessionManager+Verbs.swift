@@ -62,7 +62,11 @@ extension HTTPSessionManager {
     /// `GET`: parameters in the query string (with the default serializer). Resumed at once.
     ///
     /// ```swift
-    /// manager.GET("get", parameters: ["q": "gannet"]) { task, json in print(json as Any) }
+    /// manager.GET("get", parameters: ["q": "gannet"], success: { task, json in
+    ///     print(json as Any)
+    /// }, failure: { task, error in
+    ///     print(error)
+    /// })
     /// ```
     @discardableResult
     public func GET(

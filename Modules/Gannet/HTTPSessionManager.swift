@@ -5,11 +5,11 @@ internal import Synchronization
 ///
 /// ```swift
 /// let manager = HTTPSessionManager(baseURL: URL(string: "https://api.example.com/v1"))
-/// manager.GET("users", parameters: ["page": 2]) { task, users in
+/// manager.GET("users", parameters: ["page": 2], success: { task, users in
 ///     print(users as Any)
-/// } failure: { task, error in
+/// }, failure: { task, error in
 ///     print(error)
-/// }
+/// })
 /// // or
 /// let users = try await manager.get("users", parameters: ["page": 2], as: [User].self)
 /// ```
