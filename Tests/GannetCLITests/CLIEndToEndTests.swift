@@ -241,6 +241,19 @@ struct CLIEndToEndTests {
         #expect(bad.err.hasPrefix("gannet: error: "))
     }
 
+    @Test func xmlIsFormattedByContentTypeAndByTheXMLSerializer() async throws {
+        let pretty = try await GannetBinary.run(["--pretty=format", "\(httpbin)/xml"])
+        #expect(pretty.out.contains("\n    <title>Wake up to WonderWidgets!</title>\n"))
+        let serializer = try await GannetBinary.run(["--as", "xml", "--pretty=format", "\(httpbin)/xml"])
+        #expect(serializer.stdout == pretty.stdout)
+        let raw = try await GannetBinary.run(["--as", "xml", "\(httpbin)/xml"])
+        #expect(raw.status == 0)
+        #expect(raw.out.hasPrefix("<?xml version='1.0' encoding='us-ascii'?>\n\n<!--  A SAMPLE set of slides  -->"))
+        let refused = try await GannetBinary.run(["--as", "xml", "\(httpbin)/json"])
+        #expect(refused.status == 1)
+        #expect(refused.err.hasPrefix("gannet: error: XML parsing failed"))
+    }
+
     @Test func asStringAndData() async throws {
         let text = try await GannetBinary.run(["--as", "string", "\(httpbin)/encoding/utf8"])
         #expect(text.status == 0)

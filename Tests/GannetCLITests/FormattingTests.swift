@@ -36,6 +36,38 @@ struct FormattingTests {
         #expect(JSONFormatter.format(Data(text.utf8), indent: true, palette: Palette(enabled: false)) == nil)
     }
 
+    @Test func xmlIsReindentedWithTextOnlyElementsOnOneLine() throws {
+        // Given a document with a declaration, a comment, attributes, a namespace, mixed
+        // content, an empty element and an escaped character
+        let input = Data(#"<?xml version="1.0"?><!-- birds --><colony xmlns:g="urn:g" name="Bass &amp; Rock"><g:bird id="1">Gannet</g:bird><note>Dives <em>fast</em></note><empty/></colony>"#.utf8)
+        // When it is formatted without colours
+        let output = try #require(XMLFormatter.format(input, indent: true, palette: Palette(enabled: false)))
+        // Then it is indented by two spaces and still well-formed
+        #expect(output == """
+        <?xml version="1.0"?>
+        <!-- birds -->
+        <colony xmlns:g="urn:g" name="Bass &amp; Rock">
+          <g:bird id="1">Gannet</g:bird>
+          <note>
+            Dives
+            <em>fast</em>
+          </note>
+          <empty/>
+        </colony>
+
+        """)
+    }
+
+    @Test(arguments: ["<a><b></a>", "not xml", "", "<a>&undefined;</a>"])
+    func malformedXMLIsLeftAlone(_ text: String) {
+        #expect(XMLFormatter.format(Data(text.utf8), indent: true, palette: Palette(enabled: false)) == nil)
+    }
+
+    @Test func xmlEntityDeclarationsAreRefusedNotExpanded() {
+        let laughs = #"<?xml version="1.0"?><!DOCTYPE l [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">]><l>&b;</l>"#
+        #expect(XMLFormatter.format(Data(laughs.utf8), indent: true, palette: Palette(enabled: false)) == nil)
+    }
+
     @Test func bodyKindFromContentType() {
         #expect(BodyRenderer.kind(of: "application/json; charset=utf-8") == .json)
         #expect(BodyRenderer.kind(of: "application/problem+json") == .json)
