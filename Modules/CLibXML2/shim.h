@@ -13,6 +13,16 @@
 #include <libxml/xmlerror.h>
 #include <libxml/encoding.h>
 
+// xmlGenericErrorFunc is variadic, which Swift cannot form; GannetXML installs this no-op so
+// nothing libxml2 prints reaches stderr.
+static void clibxml2_discard_generic_error(void *context, const char *message, ...) {
+    (void)context;
+    (void)message;
+}
+static inline xmlGenericErrorFunc clibxml2_discarding_generic_error_func(void) {
+    return clibxml2_discard_generic_error;
+}
+
 // xmlParserVersion is a macro over a function-like global.
 static inline const char *clibxml2_parser_version(void) { return xmlParserVersion; }
 

@@ -18,11 +18,12 @@ struct ThrottledUploadTests {
 
     @Test func throttledUploadArrivesWholeAndDoesNotHoldUpOtherTransfers() async throws {
         let servers = try TestServers.shared()
-        let payload = Data((0..<96 * 1024).map { UInt8(truncatingIfNeeded: $0 &* 7) })
+        let payload = Data((0..<64 * 1024).map { UInt8(truncatingIfNeeded: $0 &* 7) })
         var form = MultipartFormData()
         try form.appendPart(data: payload, name: "file", fileName: "p.bin", mimeType: "application/octet-stream")
-        // 96 KiB at 32 KiB/s: about three seconds of upload.
-        form.throttleBandwidth(packetSize: 16 * 1024, delay: 0.5)
+        // 64 KiB at 8 KiB/s: about eight seconds of upload, a window wide enough for a small
+        // request even when the whole suite loads both cores.
+        form.throttleBandwidth(packetSize: 4 * 1024, delay: 0.5)
         let stream = form.makeInputStream()
         var request = URLRequest(url: servers.url(.uploadDigest))
         request.httpMethod = "POST"
@@ -42,7 +43,7 @@ struct ThrottledUploadTests {
         // The small request finished while the throttled upload was still sending: the engine
         // thread was free.
         #expect(upload.state == .running)
-        for _ in 0..<1000 where upload.state != .completed { try await Task.sleep(for: .milliseconds(10)) }
+        for _ in 0..<2000 where upload.state != .completed { try await Task.sleep(for: .milliseconds(10)) }
         let events = order.withLock { $0 }
         #expect(events.first == "small 200")
         #expect(events.count == 2)

@@ -37,11 +37,7 @@ enum LibXML2 {
     /// opaque pointer. A non-variadic C function that ignores its arguments is called correctly
     /// through a variadic pointer on the System V x86-64 and AAPCS64 ABIs Gannet runs on (the
     /// fixed arguments travel in the same registers; nothing is read from the variadic part).
-    private static var discardingGenericErrorFunction: OpaquePointer {
-        unsafeBitCast(
-            gannetDiscardGenericError as @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?) -> Void,
-            to: OpaquePointer.self)
+    private static var discardingGenericErrorFunction: xmlGenericErrorFunc {
+        clibxml2_discarding_generic_error_func()!
     }
 }
-
-private func gannetDiscardGenericError(_ context: UnsafeMutableRawPointer?, _ message: UnsafePointer<CChar>?) {}
