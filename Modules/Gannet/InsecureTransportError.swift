@@ -15,7 +15,8 @@ public struct InsecureTransportError: Error, Sendable, Hashable, CustomStringCon
         /// A request URL is not `https`.
         public static let insecureRequestURL = Reason(name: "insecureRequestURL")
         /// A short identifier, stable across releases.
-        public var description: String { name }
+        /// A one-line explanation naming the refused URL.
+    public var description: String { name }
     }
 
     /// The URL that was refused, without credentials; `nil` for ``Reason/noBaseURL``.
@@ -29,6 +30,7 @@ public struct InsecureTransportError: Error, Sendable, Hashable, CustomStringCon
         self.reason = reason
     }
 
+    /// A one-line explanation naming the refused URL.
     public var description: String {
         switch reason {
         case .noBaseURL:
@@ -42,5 +44,6 @@ public struct InsecureTransportError: Error, Sendable, Hashable, CustomStringCon
 }
 
 extension InsecureTransportError: LocalizedError {
+    /// The same text as ``description``.
     public var errorDescription: String? { description }
 }
