@@ -41,3 +41,18 @@ extension ServerTrustEvaluating {
     /// Defaults to `false`.
     public var requiresSecureTransport: Bool { false }
 }
+
+/// The answer to a server-trust challenge (AFNetworking 4's contract: a credential, a
+/// disposition, or an error).
+public enum ServerTrustDisposition: Sendable {
+    /// Trust the server (AFNetworking: return a credential for the server trust).
+    case useCredential
+    /// Decide as if there were no handler: the configured evaluator, or OpenSSL's standard
+    /// verification against the configured CA file or the system store, with the host checked.
+    case performDefaultHandling
+    /// Abort the handshake; the task fails with `URLError.cancelled`.
+    case cancel
+    /// Abort the handshake; the task fails with `URLError.serverCertificateUntrusted` whose
+    /// underlying error is this one.
+    case reject(any Error)
+}

@@ -115,9 +115,12 @@ public struct SessionConfiguration: Sendable {
 
     /// Server certificate verification and client certificates.
     public struct TLS: Sendable {
-        /// A PEM file of CA certificates to trust instead of the system store.
+        /// A PEM file of CA certificates to trust instead of the system store. Ignored when
+        /// ``serverTrustEvaluator`` is set: give the evaluator its anchors (GannetSecurity's
+        /// `TrustStore`).
         public var caFile: String? = nil
-        /// A folder of hashed CA certificates (`c_rehash` layout) to trust instead of the system store.
+        /// A folder of hashed CA certificates (`c_rehash` layout) to trust instead of the system
+        /// store. Ignored when ``serverTrustEvaluator`` is set.
         public var caDirectory: String? = nil
         /// Decides trust inside the handshake; replaces the default verification when set.
         /// `GannetSecurity.SecurityPolicy` is one.

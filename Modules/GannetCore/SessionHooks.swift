@@ -12,6 +12,7 @@ struct SessionHooks: Sendable {
     typealias ReceivedData = @Sendable (SessionManager, SessionTask, Data) -> Void
     typealias SentBodyData = @Sendable (SessionManager, SessionTask, Int64, Int64, Int64) -> Void
     typealias Completion = @Sendable (SessionManager, SessionTask, (any Error)?) -> Void
+    typealias TrustChallenge = @Sendable (SessionManager, SessionTask, ServerTrust) -> ServerTrustDisposition
 
     var taskWillPerformHTTPRedirection: Redirection?
     var dataTaskDidReceiveResponse: ResponseDecision?
@@ -19,6 +20,7 @@ struct SessionHooks: Sendable {
     var dataTaskDidReceiveData: ReceivedData?
     var taskDidSendBodyData: SentBodyData?
     var taskDidComplete: Completion?
+    var serverTrustChallenge: TrustChallenge?
 }
 
 extension SessionManager {
@@ -51,6 +53,26 @@ extension SessionManager {
     /// when unknown). Called on the engine thread.
     public func setTaskDidSendBodyData(_ block: (@Sendable (SessionManager, SessionTask, Int64, Int64, Int64) -> Void)?) {
         hooks.withLock { $0.taskDidSendBodyData = block }
+    }
+
+    /// Receives every server-trust challenge, inside the TLS handshake (AFNetworking 4's
+    /// `authenticationChallengeHandler` for server trust). As in AFNetworking, a handler
+    /// replaces the security policy: its answer decides, and
+    /// ``ServerTrustDisposition/performDefaultHandling`` falls back to the configured
+    /// ``SessionConfiguration/TLS/serverTrustEvaluator``, or to OpenSSL's standard chain
+    /// verification and host name check when there is none.
+    ///
+    /// Called on the engine thread while the handshake waits; return quickly. Applies to
+    /// connections made after it is set; a pooled connection is re-checked before its next
+    /// request.
+    ///
+    /// ```swift
+    /// manager.setServerTrustChallengeHandler { _, _, trust in
+    ///     trust.host == "internal.example" ? .performDefaultHandling : .cancel
+    /// }
+    /// ```
+    public func setServerTrustChallengeHandler(_ block: (@Sendable (SessionManager, SessionTask, ServerTrust) -> ServerTrustDisposition)?) {
+        hooks.withLock { $0.serverTrustChallenge = block }
     }
 
     /// Called when any task completes, before its completion handler, on the processing queue.

@@ -92,9 +92,7 @@ extension EasyHandle {
             if let key = client.keyFile { set(CURLOPT_SSLKEY, key) }
             if let password = client.password { set(CURLOPT_KEYPASSWD, password) }
         }
-        if tls.serverTrustEvaluator != nil {
-            TLSVerification.install(on: self)
-        }
+        TLSVerification.install(on: self)
     }
 }
 

@@ -10,14 +10,20 @@ internal import COpenSSL
 /// would skip the callback, so it is off for such sessions; a pooled connection is checked
 /// again in `CURLOPT_PREREQFUNCTION` unless this engine verified its handshake.
 enum TLSVerification {
-    /// Installs the engine-wide part; `Transfer.configure` points `CURLOPT_PREREQDATA` at
-    /// each transfer.
+    /// Installs the callbacks once per handle. They do nothing for a transfer that leaves
+    /// trust to libcurl, so a challenge handler set after the manager was created still works.
     static func install(on easy: EasyHandle) {
-        easy.set(CURLOPT_SSL_VERIFYPEER, false)
-        easy.set(CURLOPT_SSL_VERIFYHOST, 0)
-        easy.set(CURLOPT_SSL_SESSIONID_CACHE, false)
         _ = ccurl_easy_setopt_ssl_ctx_function(easy.raw, tlsContextCallback)
         _ = ccurl_easy_setopt_prereq_function(easy.raw, tlsPrerequestCallback)
+    }
+
+    /// Per request: Gannet's evaluation with libcurl's checks and TLS session resumption off,
+    /// or libcurl's own verification.
+    static func configure(_ easy: EasyHandle, transfer: Transfer, evaluates: Bool) {
+        easy.set(CURLOPT_SSL_VERIFYPEER, !evaluates)
+        easy.set(CURLOPT_SSL_VERIFYHOST, evaluates ? 0 : 2)
+        easy.set(CURLOPT_SSL_SESSIONID_CACHE, !evaluates)
+        easy.set(CURLOPT_PREREQDATA, pointer: Unmanaged.passUnretained(transfer).toOpaque())
     }
 
     /// The chain the peer presented, leaf first, DER-encoded.
@@ -44,21 +50,62 @@ enum TLSVerification {
         return chain
     }
 
-    /// Asks the evaluator; records a rejection on the transfer.
-    static func evaluate(_ chain: [Data], for transfer: Transfer) -> Bool {
-        guard let evaluator = transfer.configuration.tls.serverTrustEvaluator,
-              let url = transfer.request.url, let host = url.host else { return false }
+    /// Asks the challenge handler, then the evaluator, or runs OpenSSL's standard verification
+    /// (`store` is nil on a reused connection, where the handshake already verified the chain);
+    /// records a rejection on the transfer.
+    static func evaluate(_ chain: [Data], store: OpaquePointer?, for transfer: Transfer) -> Bool {
+        guard let url = transfer.request.url, let host = url.host else { return false }
         let port = url.port ?? (url.scheme?.lowercased() == "http" ? 80 : 443)
         let bareHost = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+        let trust = ServerTrust(host: bareHost, port: port, certificateChain: chain)
         do {
             guard !chain.isEmpty else {
                 throw GannetError(.serverTrustRejected, "The server presented no certificate")
             }
-            try evaluator.evaluate(ServerTrust(host: bareHost, port: port, certificateChain: chain))
+            if let handler = transfer.hooks.serverTrustChallenge {
+                switch handler(transfer.task.manager, transfer.task, trust) {
+                case .useCredential:
+                    return true
+                case .cancel:
+                    transfer.recordCancelledHandshake()
+                    return false
+                case .reject(let error):
+                    throw error
+                case .performDefaultHandling:
+                    break
+                }
+            }
+            if let evaluator = transfer.configuration.tls.serverTrustEvaluator {
+                try evaluator.evaluate(trust)
+            } else if let store {
+                try defaultVerification(store: store, host: bareHost)
+            }
             return true
         } catch {
             transfer.recordTrustFailure(error)
             return false
+        }
+    }
+
+    /// What OpenSSL and libcurl would have done: the chain against the CA file or the system
+    /// store libcurl loaded into the context, then the host name or IP address.
+    static func defaultVerification(store: OpaquePointer, host: String) throws {
+        if X509_verify_cert(store) != 1 {
+            let code = X509_STORE_CTX_get_error(store)
+            let reason = String(cString: X509_verify_cert_error_string(Int(code)))
+            throw GannetError(.serverTrustRejected, "Certificate verification failed: \(reason)")
+        }
+        guard let leaf = X509_STORE_CTX_get0_cert(store) else {
+            throw GannetError(.serverTrustRejected, "The server presented no certificate")
+        }
+        let matched = host.withCString { name -> Int32 in
+            if host.contains(":") || host.allSatisfy({ $0.isNumber || $0 == "." }) {
+                return X509_check_ip_asc(leaf, name, 0)
+            }
+            return X509_check_host(leaf, name, strlen(name), UInt32(X509_CHECK_FLAG_NO_PARTIAL_WILDCARDS), nil)
+        }
+        guard matched == 1 else {
+            throw GannetError(.serverTrustRejected, "The certificate is not valid for \(host)")
         }
     }
 
@@ -73,7 +120,18 @@ enum TLSVerification {
 /// CURLOPT_SSL_CTX_FUNCTION: called for each new connection's SSL_CTX, on the engine thread.
 func tlsContextCallback(_ easy: UnsafeMutableRawPointer?, _ context: UnsafeMutableRawPointer?, _ user: UnsafeMutableRawPointer?) -> CURLcode {
     guard let context else { return CURLE_SSL_CERTPROBLEM }
+    guard let transfer = TLSVerification.transfer(ofEasy: easy), transfer.evaluatesTrust else { return CURLE_OK }
     let ctx = OpaquePointer(context)
+    if transfer.configuration.tls.serverTrustEvaluator == nil {
+        // A challenge handler may ask for default handling, which needs the anchors libcurl
+        // does not load while its own verification is off.
+        let tls = transfer.configuration.tls
+        if tls.caFile != nil || tls.caDirectory != nil {
+            SSL_CTX_load_verify_locations(ctx, tls.caFile, tls.caDirectory)
+        } else {
+            SSL_CTX_set_default_verify_paths(ctx)
+        }
+    }
     SSL_CTX_set_verify(ctx, SSL_VERIFY_PEER, nil)
     // The easy handle is alive for the whole handshake, which runs inside its transfer.
     SSL_CTX_set_cert_verify_callback(ctx, tlsVerifyCallback, easy)
@@ -85,7 +143,7 @@ func tlsContextCallback(_ easy: UnsafeMutableRawPointer?, _ context: UnsafeMutab
 func tlsVerifyCallback(_ store: OpaquePointer?, _ argument: UnsafeMutableRawPointer?) -> Int32 {
     guard let store, let transfer = TLSVerification.transfer(ofEasy: argument) else { return 0 }
     let chain = TLSVerification.presentedChain(leaf: X509_STORE_CTX_get0_cert(store), stack: X509_STORE_CTX_get0_untrusted(store))
-    guard TLSVerification.evaluate(chain, for: transfer) else {
+    guard TLSVerification.evaluate(chain, store: store, for: transfer) else {
         X509_STORE_CTX_set_error(store, X509_V_ERR_APPLICATION_VERIFICATION)
         return 0
     }
@@ -99,7 +157,7 @@ func tlsVerifyCallback(_ store: OpaquePointer?, _ argument: UnsafeMutableRawPoin
 func tlsPrerequestCallback(_ context: UnsafeMutableRawPointer?, _ primaryIP: UnsafeMutablePointer<CChar>?, _ localIP: UnsafeMutablePointer<CChar>?, _ primaryPort: Int32, _ localPort: Int32) -> Int32 {
     guard let context else { return Int32(CURL_PREREQFUNC_ABORT) }
     let transfer = Unmanaged<Transfer>.fromOpaque(context).takeUnretainedValue()
-    guard transfer.request.url?.scheme?.lowercased() == "https" else { return Int32(CURL_PREREQFUNC_OK) }
+    guard transfer.evaluatesTrust, transfer.request.url?.scheme?.lowercased() == "https" else { return Int32(CURL_PREREQFUNC_OK) }
     guard let easy = transfer.easy else { return Int32(CURL_PREREQFUNC_ABORT) }
     var info: UnsafeMutableRawPointer? = nil
     _ = ccurl_easy_getinfo_pointer(easy.raw, CURLINFO_TLS_SSL_PTR, &info)
@@ -108,7 +166,7 @@ func tlsPrerequestCallback(_ context: UnsafeMutableRawPointer?, _ primaryIP: Uns
     if transfer.engine.wasVerified(ssl) { return Int32(CURL_PREREQFUNC_OK) }
     let sslPointer = OpaquePointer(ssl)
     let chain = TLSVerification.presentedChain(leaf: nil, stack: SSL_get_peer_cert_chain(sslPointer))
-    guard TLSVerification.evaluate(chain, for: transfer) else { return Int32(CURL_PREREQFUNC_ABORT) }
+    guard TLSVerification.evaluate(chain, store: nil, for: transfer) else { return Int32(CURL_PREREQFUNC_ABORT) }
     transfer.engine.rememberVerified(ssl)
     return Int32(CURL_PREREQFUNC_OK)
 }

@@ -206,9 +206,7 @@ final class Transfer: @unchecked Sendable {
         easy.set(CURLOPT_CUSTOMREQUEST, nil as String?)
         easy.set(CURLOPT_POSTFIELDSIZE_LARGE, offset: -1)
         easy.set(CURLOPT_MAX_SEND_SPEED_LARGE, offset: 0)
-        if configuration.tls.serverTrustEvaluator != nil {
-            easy.set(CURLOPT_PREREQDATA, pointer: me)
-        }
+        TLSVerification.configure(easy, transfer: self, evaluates: evaluatesTrust)
 
         let connectMs = Int(min(configuration.connectTimeout, Double(idleTimeout) / 1e9) * 1000)
         easy.set(CURLOPT_CONNECTTIMEOUT_MS, max(connectMs, 1))
@@ -473,6 +471,17 @@ final class Transfer: @unchecked Sendable {
         case Int(CURL_HTTP_VERSION_3): metrics.httpVersion = "HTTP/3"
         default: break
         }
+    }
+
+    /// Whether Gannet decides trust for this transfer (an evaluator or a challenge handler),
+    /// instead of libcurl's own verification.
+    var evaluatesTrust: Bool {
+        configuration.tls.serverTrustEvaluator != nil || hooks.serverTrustChallenge != nil
+    }
+
+    func recordCancelledHandshake() {
+        let url = request.url
+        stopError = TransportError.make(.cancelled, underlying: GannetError(.serverTrustRejected, "The server trust challenge was cancelled", failingURL: url), url: url)
     }
 
     func recordTrustFailure(_ error: any Error) {
