@@ -37,10 +37,10 @@ enum ErrorReport {
         oneLine(error.description)
     }
 
-    /// Errors are printed on one line, at most 400 characters (a serializer's message may quote
+    /// Errors are printed on one line, at most 800 characters (a serializer's message may quote
     /// up to 1 KB of the body).
     static func oneLine(_ text: String) -> String {
         let line = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
-        return line.count > 400 ? String(line.prefix(399)) + "…" : line
+        return line.count > 800 ? String(line.prefix(799)) + "…" : line
     }
 }
