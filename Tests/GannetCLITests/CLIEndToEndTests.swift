@@ -360,6 +360,24 @@ struct CLIDownloadTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
     }
 
+    @Test func ctrlCCancelsADownloadAndLeavesNoFile() async throws {
+        let folder = try folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let result = try await GannetBinary.runInterrupted(
+            ["-d", "-o", "slow.bin", "\(httpbin)/drip?numbytes=100&duration=10"], after: .seconds(1), in: folder)
+        #expect(result.status == 130)
+        #expect(result.err.contains("gannet: interrupted"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
+    }
+
+    @Test func ctrlCStopsAStreamedBody() async throws {
+        let started = ContinuousClock.now
+        let result = try await GannetBinary.runInterrupted(["\(httpbin)/drip?numbytes=100&duration=10"], after: .seconds(1))
+        #expect(result.status == 130)
+        #expect(result.stdout.count < 100)
+        #expect(ContinuousClock.now - started < .seconds(5))
+    }
+
     @Test func pipedBodyIsStreamedByteForByte() async throws {
         let result = try await GannetBinary.run(["\(nginx)/files/10m.bin"])
         #expect(result.status == 0)

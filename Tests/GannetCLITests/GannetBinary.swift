@@ -60,6 +60,11 @@ enum GannetBinary {
         try await run(executable: location(), arguments: arguments, in: directory, timeout: timeout)
     }
 
+    /// Runs `gannet arguments` and sends it SIGINT (Ctrl-C) after `delay`.
+    static func runInterrupted(_ arguments: [String], after delay: Duration, in directory: URL? = nil) async throws -> Result {
+        try await run(executable: location(), arguments: arguments, in: directory, timeout: .seconds(60), interruptAfter: delay)
+    }
+
     /// Runs `gannet` inside a pseudo-terminal (`script`), so its stdout and stderr are a tty.
     static func runOnTerminal(_ arguments: [String]) async throws -> Result {
         let command = ([try location().path] + arguments).map(shellQuoted).joined(separator: " ")
@@ -70,7 +75,8 @@ enum GannetBinary {
         "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 
-    private static func run(executable: URL, arguments: [String], in directory: URL?, timeout: Duration) async throws -> Result {
+    private static func run(executable: URL, arguments: [String], in directory: URL?, timeout: Duration,
+                            interruptAfter: Duration? = nil) async throws -> Result {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -79,9 +85,11 @@ enum GannetBinary {
         process.standardOutput = stdout
         process.standardError = stderr
         process.standardInput = FileHandle.nullDevice
-        // Read both pipes while the process runs, so a large output cannot fill a pipe and stall it.
-        async let out = Task.detached { stdout.fileHandleForReading.readDataToEndOfFile() }.value
-        async let err = Task.detached { stderr.fileHandleForReading.readDataToEndOfFile() }.value
+        // Read both pipes while the process runs, so a large output cannot fill a pipe and stall
+        // it; on dispatch threads, since a blocking read would hold a thread of the (small)
+        // cooperative pool and starve the watchdog.
+        async let out = readToEnd(stdout)
+        async let err = readToEnd(stderr)
         let exited = AsyncStream<Void>.makeStream()
         process.terminationHandler = { _ in exited.continuation.finish() }
         try process.run()
@@ -89,9 +97,23 @@ enum GannetBinary {
             try await Task.sleep(for: timeout)
             process.terminate()
         }
+        let interrupter = Task {
+            guard let interruptAfter else { return }
+            try await Task.sleep(for: interruptAfter)
+            process.interrupt()
+        }
         for await _ in exited.stream {}
         watchdog.cancel()
+        interrupter.cancel()
         let (outData, errData) = await (out, err)
         return Result(status: process.terminationStatus, stdout: outData, stderr: errData)
+    }
+
+    private static func readToEnd(_ pipe: Pipe) async -> Data {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(returning: pipe.fileHandleForReading.readDataToEndOfFile())
+            }
+        }
     }
 }

@@ -213,9 +213,15 @@ struct StreamingTests {
             for try await chunk in body { received += chunk.count }
             return received
         }
+        let started = ContinuousClock.now
         try await Task.sleep(for: .milliseconds(500))
         work.cancel()
-        await #expect(throws: (any Error).self) { _ = try await work.value }
+        // A cancelled iteration may end early or throw; either way not all 100 bytes arrive
+        // and the transfer stops long before the server's 10 s.
+        if case .success(let received) = await work.result {
+            #expect(received < 100)
+        }
+        #expect(ContinuousClock.now - started < .seconds(5))
         try await Task.sleep(for: .milliseconds(200))
         #expect(manager.tasks.isEmpty)
     }
