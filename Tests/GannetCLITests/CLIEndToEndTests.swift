@@ -375,7 +375,7 @@ struct CLIDownloadTests {
         let result = try await GannetBinary.runInterrupted(["\(httpbin)/drip?numbytes=100&duration=10"], after: .seconds(1))
         #expect(result.status == 130)
         #expect(result.stdout.count < 100)
-        #expect(ContinuousClock.now - started < .seconds(5))
+        #expect(ContinuousClock.now - started < .seconds(9), "well before the server's 10 s")
     }
 
     @Test func pipedBodyIsStreamedByteForByte() async throws {

@@ -98,7 +98,7 @@ struct AsyncTests {
         try await Task.sleep(for: .milliseconds(300))
         work.cancel()
         await #expect { try await work.value } throws: { ($0 as? URLError)?.code == .cancelled }
-        #expect(ContinuousClock.now - started < .seconds(5))
+        #expect(ContinuousClock.now - started < .seconds(9), "well before the server's 10 s")
         #expect(manager.tasks.isEmpty)
     }
 
@@ -221,7 +221,7 @@ struct StreamingTests {
         if case .success(let received) = await work.result {
             #expect(received < 100)
         }
-        #expect(ContinuousClock.now - started < .seconds(5))
+        #expect(ContinuousClock.now - started < .seconds(9), "well before the server's 10 s")
         try await Task.sleep(for: .milliseconds(200))
         #expect(manager.tasks.isEmpty)
     }
