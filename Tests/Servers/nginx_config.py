@@ -74,7 +74,7 @@ _LOCATIONS = """
 """
 
 
-def _locations(files: str) -> str:
+def locations(files: str) -> str:
     # `return` takes a literal status, hence one location per redirect status.
     redirects = "\n".join(
         f"        location = /redirect/{status} {{ return {status} $arg_to; }}" for status in _REDIRECT_STATUSES
@@ -86,19 +86,19 @@ def render(directory: str, files: str, certs: dict, plain_port: int, h2c_port: i
     """Returns nginx.conf for the given ports; `certs` is certificates.generate()'s result."""
     logs = os.path.join(directory, "logs")
     tmp = os.path.join(directory, "nginx-tmp")
-    locations = _locations(files)
+    location_blocks = locations(files)
     # As root, nginx hands requests to `nobody` workers, which cannot read the 0700 run folder.
     user = "user root;\n" if os.geteuid() == 0 else ""
     servers = [
         f"""
     server {{
         listen 127.0.0.1:{plain_port};
-{locations}
+{location_blocks}
     }}
     server {{
         # Cleartext HTTP/2 with prior knowledge only: HTTP/1.1 requests here fail.
         listen 127.0.0.1:{h2c_port} http2;
-{locations}
+{location_blocks}
     }}"""
     ]
     for name, port in tls_ports.items():
@@ -114,7 +114,7 @@ def render(directory: str, files: str, certs: dict, plain_port: int, h2c_port: i
         ssl_certificate {leaf['chain']};
         ssl_certificate_key {leaf['key']};
         {directives}
-{locations}
+{location_blocks}
     }}"""
         )
     return f"""{user}daemon off;
