@@ -136,7 +136,7 @@ let package = Package(
         ),
         .testTarget(
             name: "GannetCLITests",
-            dependencies: ["GannetTestSupport"],
+            dependencies: ["GannetCLI", "GannetTestSupport"],
             path: "Tests/GannetCLITests",
             swiftSettings: strictSettings
         ),
