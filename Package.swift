@@ -140,7 +140,7 @@ let package = Package(
         ),
         .testTarget(
             name: "GannetCLITests",
-            dependencies: ["GannetTestSupport"],
+            dependencies: ["GannetCLI", "GannetTestSupport"],
             path: "Tests/GannetCLITests",
             swiftSettings: strictSettings
         ),

@@ -32,5 +32,24 @@ static inline long copenssl_SSL_get_tlsext_status_ocsp_resp(SSL *s, unsigned cha
 static inline long copenssl_SSL_set_tlsext_status_type(SSL *s, int type) {
     return SSL_set_tlsext_status_type(s, type);
 }
+// Asks for a stapled OCSP response on every connection of the context (a macro over SSL_CTX_ctrl);
+// SSL_new copies it to the connection, so it is set before curl creates the SSL.
+static inline long copenssl_SSL_CTX_set_tlsext_status_type(SSL_CTX *ctx, int type) {
+    return SSL_CTX_set_tlsext_status_type(ctx, type);
+}
+// The status callback is a macro over SSL_CTX_callback_ctrl, whose untyped function pointer
+// Swift cannot pass; this gives it its real type.
+static inline long copenssl_SSL_CTX_set_tlsext_status_cb(SSL_CTX *ctx, int (*cb)(SSL *, void *)) {
+    return SSL_CTX_set_tlsext_status_cb(ctx, cb);
+}
+// The status callback's argument is a macro over SSL_CTX_ctrl (a void * passed as parg).
+static inline long copenssl_SSL_CTX_set_tlsext_status_arg(SSL_CTX *ctx, void *arg) {
+    return SSL_CTX_set_tlsext_status_arg(ctx, arg);
+}
+// Whether the connection asked for a stapled response (a macro over SSL_ctrl), so the certificate
+// verify callback defers only when the status callback will run.
+static inline long copenssl_SSL_get_tlsext_status_type(SSL *s) {
+    return SSL_get_tlsext_status_type(s);
+}
 
 #endif

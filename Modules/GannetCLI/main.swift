@@ -1,5 +1,6 @@
 import Foundation
 
-// Replaced by the httpie-style command line in the CLI work (issue 7).
-FileHandle.standardError.write(Data("gannet: the command line is not built yet\n".utf8))
-exit(2)
+// `gannet`: an httpie-style HTTP client built on Gannet. See docs/cli.md or `gannet --help`.
+Interrupt.install()
+let status = await CommandRunner(terminal: .current).run(Array(CommandLine.arguments.dropFirst()))
+exit(status)

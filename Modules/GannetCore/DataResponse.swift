@@ -7,6 +7,17 @@ public struct DataResponse<Output: Sendable>: Sendable {
     public var response: HTTPURLResponse? { eagerResponse ?? lazyResponse?.value }
     private let eagerResponse: HTTPURLResponse?
     private let lazyResponse: LazyResponse?
+    /// The final response's status code, read from the parsed head: cheaper than
+    /// `response?.statusCode`, which builds the `HTTPURLResponse`.
+    public var statusCode: Int? { eagerResponse?.statusCode ?? lazyResponse?.statusCode }
+
+    /// A header of the final response, by case-insensitive name, read from the parsed head;
+    /// repeated fields are joined with ", ".
+    public func headerValue(_ name: String) -> String? {
+        if let eagerResponse { return eagerResponse.value(forHTTPHeaderField: name) }
+        return lazyResponse?.headerValue(name)
+    }
+
     /// The body as received, if any.
     public let data: Data?
     /// Timings and counters of the transfer.

@@ -6,6 +6,7 @@ internal import Synchronization
 final class LazyResponse: Sendable {
     private let head: ResponseHead
     private let url: URL
+    private let isPrebuilt: Bool
     private let cache = Mutex<CachedResponse?>(nil)
 
     // @unchecked: HTTPURLResponse is immutable once built.
@@ -14,12 +15,14 @@ final class LazyResponse: Sendable {
     init(head: ResponseHead, url: URL) {
         self.head = head
         self.url = url
+        isPrebuilt = false
     }
 
     /// Wraps a response that was already built (a hook needed it during the transfer).
     init(prebuilt response: HTTPURLResponse) {
         head = ResponseHead(statusCode: response.statusCode, httpVersion: "", fields: [])
         url = response.url ?? URL(fileURLWithPath: "/")
+        isPrebuilt = true
         cache.withLock { $0 = CachedResponse(response: response) }
     }
 
@@ -33,4 +36,12 @@ final class LazyResponse: Sendable {
     }
 
     var statusCode: Int { head.statusCode }
+
+    /// A header's value from the parsed head, without building the `HTTPURLResponse`;
+    /// repeated fields are joined with ", " as `HTTPURLResponse` joins them.
+    func headerValue(_ name: String) -> String? {
+        if isPrebuilt { return value?.value(forHTTPHeaderField: name) }
+        let values = head.fields.filter { ASCII.equalsIgnoringCase($0.name, name) }.map(\.value)
+        return values.isEmpty ? nil : values.joined(separator: ", ")
+    }
 }

@@ -8,12 +8,18 @@ public struct ServerTrust: Sendable, Hashable {
     /// The certificates the server sent, DER-encoded, leaf first. This is the *presented*
     /// chain: nothing in it is trusted until an evaluator has built and verified a chain from it.
     public var certificateChain: [Data]
+    /// The DER OCSP response the server stapled to the handshake (RFC 6066 `status_request`),
+    /// exactly as received and not yet checked. The engine asks for one only when the evaluator's
+    /// ``ServerTrustEvaluating/requestsOCSPStapling`` is `true`; otherwise, and when the server
+    /// stapled nothing, it is `nil`.
+    public var stapledOCSPResponse: Data?
 
     /// Creates a trust value; the engine creates these, tests may too.
-    public init(host: String, port: Int, certificateChain: [Data]) {
+    public init(host: String, port: Int, certificateChain: [Data], stapledOCSPResponse: Data? = nil) {
         self.host = host
         self.port = port
         self.certificateChain = certificateChain
+        self.stapledOCSPResponse = stapledOCSPResponse
     }
 }
 
@@ -35,11 +41,21 @@ public protocol ServerTrustEvaluating: Sendable {
     /// `true` when this evaluator only makes sense over HTTPS (it pins, for example), so a
     /// session manager can refuse a plain-HTTP base URL up front. Defaults to `false`.
     var requiresSecureTransport: Bool { get }
+
+    /// `true` when this evaluator wants the server's stapled OCSP response in
+    /// ``ServerTrust/stapledOCSPResponse``. The engine then asks every server for one
+    /// (`status_request`) and calls ``evaluate(_:)`` once the handshake has delivered both the
+    /// certificates and the response (or its absence), still before any request byte is sent.
+    /// Defaults to `false`.
+    var requestsOCSPStapling: Bool { get }
 }
 
 extension ServerTrustEvaluating {
     /// Defaults to `false`.
     public var requiresSecureTransport: Bool { false }
+
+    /// Defaults to `false`.
+    public var requestsOCSPStapling: Bool { false }
 }
 
 /// The answer to a server-trust challenge (AFNetworking 4's contract: a credential, a

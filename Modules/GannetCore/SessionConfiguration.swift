@@ -10,9 +10,9 @@
 /// let manager = SessionManager(configuration: configuration)
 /// ```
 public struct SessionConfiguration: Sendable {
-    /// Idle timeout in seconds used when a request's own `timeoutInterval` is not positive:
-    /// the task fails with `URLError.timedOut` when no byte moves for this long (URLSession's
-    /// meaning of a request timeout).
+    /// Idle timeout in seconds: the task fails with `URLError.timedOut` when no byte moves for
+    /// this long (URLSession's meaning of a request timeout). A request whose own
+    /// `timeoutInterval` differs from URLRequest's default (60 s) uses its own instead.
     public var timeoutIntervalForRequest: TimeInterval = 60
     /// The longest a whole task may take, redirects included, in seconds.
     public var timeoutIntervalForResource: TimeInterval = 7 * 24 * 3600

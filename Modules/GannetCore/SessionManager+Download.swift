@@ -45,7 +45,11 @@ extension SessionManager {
     /// Sends `request` and returns as soon as the response head arrived, with the body as an
     /// asynchronous sequence of chunks. The body is never accumulated: when the consumer falls
     /// more than 1 MiB behind, the engine stops reading from the socket until it catches up.
-    /// Cancelling the consuming Swift task, or dropping the stream, cancels the transfer.
+    /// Cancelling the consuming Swift task, or dropping the stream, cancels the transfer. As
+    /// with every `AsyncThrowingStream(unfolding:)`, a cancellation that lands between two
+    /// chunks ends the iteration without an error (one that lands while a chunk is awaited
+    /// throws `URLError.cancelled`): check `Task.isCancelled` after the loop when a truncated
+    /// body must be told from a complete one.
     ///
     /// ```swift
     /// let (response, body) = try await manager.bytes(for: request)

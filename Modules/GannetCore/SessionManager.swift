@@ -201,6 +201,7 @@ public final class SessionManager: Sendable {
             let response = DataResponse(request: outcome.request, lazyResponse: lazy, data: outcome.data,
                                         metrics: outcome.metrics, result: result)
             completionHook?(self, task, response.error)
+            self.releaseIfInvalidatedAndIdle()
             let posts = self.configuration.postsTaskNotifications
             let notify: @Sendable () -> Void = {
                 guard posts else { return }
@@ -244,8 +245,13 @@ public final class SessionManager: Sendable {
             return
         }
         let transfer = Transfer(task: task, engine: engine, hooks: hooks.withLock { $0 })
-        task.attach(transfer)
+        let (state, cancelReason) = task.attach(transfer)
         engine.submit(.start(transfer))
+        switch state {
+        case .canceling: engine.submit(.cancel(transfer, cancelReason))
+        case .suspended: engine.submit(.suspend(transfer))
+        default: break
+        }
     }
 
     func taskDidFinishTransfer(_ task: SessionTask) {
@@ -260,6 +266,7 @@ public final class SessionManager: Sendable {
         settings.withLock { $0.invalidated = true }
         let reason = GannetError(.sessionInvalidated, "The session manager was invalidated")
         for task in tasks { task.cancel(with: reason) }
+        releaseIfInvalidatedAndIdle()
     }
 
     /// Lets unfinished tasks complete and refuses new ones.
@@ -268,6 +275,16 @@ public final class SessionManager: Sendable {
             $0.invalidated = true
             $0.finishing = true
         }
+        releaseIfInvalidatedAndIdle()
+    }
+
+    /// Once an invalidated manager has no task left, drops its hooks (which may hold the
+    /// manager itself, as URLSession drops its delegate) and stops its engine, closing pooled
+    /// connections now rather than when the last reference goes.
+    private func releaseIfInvalidatedAndIdle() {
+        guard settings.withLock({ $0.invalidated }), taskTable.withLock({ $0.isEmpty }) else { return }
+        hooks.withLock { $0 = SessionHooks() }
+        engine.shutdown()
     }
 }
 

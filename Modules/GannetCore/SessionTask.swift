@@ -61,6 +61,8 @@ public final class SessionTask: Sendable, Hashable, CustomStringConvertible {
         var error: (any Error)?
         var taskDescription: String?
         var transfer: Transfer?
+        /// Why the task was cancelled, kept for a transfer attached after the cancellation.
+        var cancelReason: GannetError?
         var countOfBytesReceived: Int64 = 0
         var countOfBytesSent: Int64 = 0
         var countOfBytesExpectedToReceive: Int64 = -1
@@ -178,6 +180,7 @@ public final class SessionTask: Sendable, Hashable, CustomStringConvertible {
         let action: Action = storage.withLock { storage in
             guard storage.state == .running || storage.state == .suspended else { return .none }
             storage.state = .canceling
+            storage.cancelReason = reason
             if !storage.started {
                 storage.started = true
                 return .neverStarted
@@ -204,8 +207,13 @@ public final class SessionTask: Sendable, Hashable, CustomStringConvertible {
 
     // MARK: Engine-facing
 
-    func attach(_ transfer: Transfer) {
-        storage.withLock { $0.transfer = transfer }
+    /// Hands the task its transfer; returns what `cancel()` or `suspend()` asked for while
+    /// `resume()` was still creating it, which found no transfer to send a command to.
+    func attach(_ transfer: Transfer) -> (state: State, cancelReason: GannetError?) {
+        storage.withLock { storage in
+            storage.transfer = transfer
+            return (storage.state, storage.cancelReason)
+        }
     }
 
     func update(_ body: (inout Storage) -> Void) {

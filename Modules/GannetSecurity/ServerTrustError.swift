@@ -19,7 +19,7 @@ public struct ServerTrustError: Error, Sendable, CustomStringConvertible {
         private enum Base: String, Sendable, Hashable {
             case noCertificates, invalidCertificate, untrustedRoot, expired, notYetValid, chainInvalid
             case hostMismatch, pinMismatch, noPins, noEvaluator, invalidConfiguration, internalError
-            case revoked, ocspResponseInvalid
+            case revoked, ocspResponseInvalid, ocspResponseMissing
         }
         private let base: Base
         private init(_ base: Base) { self.base = base }
@@ -57,6 +57,9 @@ public struct ServerTrustError: Error, Sendable, CustomStringConvertible {
         /// A stapled OCSP response cannot be relied on: unsigned by the issuer, stale, or
         /// silent about the leaf.
         public static let ocspResponseInvalid = Code(.ocspResponseInvalid)
+        /// An ``OCSPStaplingTrustEvaluator`` requires a stapled OCSP response and the server
+        /// sent none.
+        public static let ocspResponseMissing = Code(.ocspResponseMissing)
         /// OpenSSL itself failed (out of memory); ``ServerTrustError/openSSLError`` has its report.
         public static let internalError = Code(.internalError)
     }

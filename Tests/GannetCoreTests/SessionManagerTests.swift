@@ -196,3 +196,17 @@ func sha256Hex(_ data: Data) -> String {
     process.waitUntilExit()
     return String(decoding: result, as: UTF8.self).split(separator: " ").first.map(String.init) ?? ""
 }
+
+@Suite("Reading the head without building HTTPURLResponse")
+struct ResponseHeadAccessTests {
+    @Test func statusCodeAndHeadersMatchTheHTTPURLResponse() async throws {
+        let servers = try TestServers.shared()
+        let url = servers.httpbin.adding("/response-headers?X-Gannet=one&X-Gannet=two&Content-Type=text/plain")
+        let response = await perform(SessionManager(), URLRequest(url: url))
+        #expect(response.statusCode == 200)
+        #expect(response.headerValue("x-gannet") == "one, two")
+        #expect(response.headerValue("X-Missing") == nil)
+        #expect(response.statusCode == response.response?.statusCode)
+        #expect(response.headerValue("X-GANNET") == response.response?.value(forHTTPHeaderField: "X-Gannet"))
+    }
+}

@@ -14,6 +14,7 @@ struct TaskHooksTests {
 
     @Test func cancelMidBody() async throws {
         let manager = SessionManager()
+        defer { manager.finishTasksAndInvalidate() }
         let received = CallCounter()
         manager.setDataTaskDidReceiveData { _, task, _ in
             received.increment()
@@ -27,6 +28,7 @@ struct TaskHooksTests {
 
     @Test func cancelBeforeResumeCompletesOnceWithCancelled() async throws {
         let manager = SessionManager()
+        defer { manager.finishTasksAndInvalidate() }
         let completions = CallCounter()
         let response = await withCheckedContinuation { continuation in
             let task = manager.dataTask(with: URLRequest(url: servers.httpbin.adding("/get")), serializer: .passthrough) {
@@ -44,6 +46,7 @@ struct TaskHooksTests {
 
     @Test func suspendAndResumeMidBody() async throws {
         let manager = SessionManager()
+        defer { manager.finishTasksAndInvalidate() }
         let paused = Mutex<SessionTask?>(nil)
         manager.setDataTaskDidReceiveData { _, task, _ in
             let first = paused.withLock { value -> Bool in
@@ -74,6 +77,7 @@ struct TaskHooksTests {
 
     @Test func dispositionCancelStopsBeforeTheBody() async throws {
         let manager = SessionManager()
+        defer { manager.finishTasksAndInvalidate() }
         let bodyChunks = CallCounter()
         manager.setDataTaskDidReceiveResponse { _, _, response in
             response.statusCode == 200 ? .cancel : .allow
@@ -86,6 +90,7 @@ struct TaskHooksTests {
 
     @Test func deferredDispositionPausesUntilDecided() async throws {
         let manager = SessionManager()
+        defer { manager.finishTasksAndInvalidate() }
         let asked = CallCounter()
         manager.setDataTaskDidReceiveResponse(deferred: { _, _, response, decide in
             asked.increment()
@@ -106,6 +111,7 @@ struct TaskHooksTests {
         // A hook that starts a new task and cancels its own, on the engine thread, must not
         // deadlock: hooks run without engine locks held.
         let manager = SessionManager()
+        defer { manager.finishTasksAndInvalidate() }
         let nested = Mutex<SessionTask?>(nil)
         let nestedDone = CallCounter()
         manager.setDataTaskDidReceiveResponse { manager, task, _ in
@@ -127,6 +133,7 @@ struct TaskHooksTests {
 
     @Test func notificationsArePostedWithTheirUserInfo() async throws {
         let manager = SessionManager()
+        defer { manager.finishTasksAndInvalidate() }
         let request = URLRequest(url: servers.httpbin.adding("/get?notify=1"))
         let resumed = CallCounter()
         let completed = Mutex<[String]>([])
@@ -156,6 +163,7 @@ struct TaskHooksTests {
 
     @Test func completionQueueAndGroupAreHonoured() async throws {
         let manager = SessionManager()
+        defer { manager.finishTasksAndInvalidate() }
         let queue = DispatchQueue(label: "gannet.test.completion")
         let key = DispatchSpecificKey<Int>()
         queue.setSpecific(key: key, value: 7)
@@ -177,6 +185,7 @@ struct TaskHooksTests {
 
     @Test func taskStateAndCountersAndProgress() async throws {
         let manager = SessionManager()
+        defer { manager.finishTasksAndInvalidate() }
         let progressCalls = CallCounter()
         let task = manager.dataTask(with: URLRequest(url: servers.nginx.adding("/files/1m.bin")), serializer: .passthrough,
                                     downloadProgress: { _ in progressCalls.increment() }) { _ in }
@@ -195,6 +204,7 @@ struct TaskHooksTests {
 
     @Test func progressCancellationCancelsTheTask() async throws {
         let manager = SessionManager()
+        defer { manager.finishTasksAndInvalidate() }
         let response = await withCheckedContinuation { continuation in
             let task = manager.dataTask(with: URLRequest(url: servers.url(.slowBody(bytes: 100, intervalMilliseconds: 20))),
                                         serializer: .passthrough) { continuation.resume(returning: $0) }
@@ -206,6 +216,7 @@ struct TaskHooksTests {
 
     @Test func invalidatedManagerRefusesNewTasks() async throws {
         let manager = SessionManager()
+        defer { manager.finishTasksAndInvalidate() }
         manager.invalidateAndCancel()
         #expect(manager.isInvalidated)
         let response = await perform(manager, URLRequest(url: servers.httpbin.adding("/get")))
@@ -214,6 +225,7 @@ struct TaskHooksTests {
 
     @Test func afnetworkingShapedCompletionUsesTheManagersSerializer() async throws {
         let manager = SessionManager()
+        defer { manager.finishTasksAndInvalidate() }
         let (status, object, error) = await withCheckedContinuation { continuation in
             manager.dataTask(with: URLRequest(url: servers.nginx.adding("/small"))) { response, object, error in
                 continuation.resume(returning: ((response as? HTTPURLResponse)?.statusCode, object as? Data, error.map { "\($0)" }))
@@ -238,6 +250,7 @@ struct AFNetworkingShapeTests {
     @Test func anOptionalOutputOfNilArrivesAsNil() async throws {
         let servers = try TestServers.shared()
         let manager = SessionManager()
+        defer { manager.finishTasksAndInvalidate() }
         manager.responseSerializer = OptionalLength()
         let (empty, full) = await withCheckedContinuation { continuation in
             manager.dataTask(with: URLRequest(url: servers.httpbin.adding("/status/204"))) { _, emptyObject, _ in

@@ -35,4 +35,29 @@ public enum TLSVariant: String, Sendable, CaseIterable, Hashable {
     case tls13Only
     /// The good leaf; ALPN offers `http/1.1` only, so connections are not multiplexed. Succeeds.
     case http1Only
+    /// The good leaf, stapling an OCSP response (signed by the intermediate) that says "good" to
+    /// clients that ask for one. ``good`` staples nothing.
+    case stapledGood
+    /// A valid chain for `localhost` (the `revoked` leaf) stapling a response that says the leaf
+    /// is revoked (keyCompromise). Succeeds for a client that ignores revocation.
+    case stapledRevoked
+    /// ``stapledGood`` over TLS 1.2 only: the staple comes in its own CertificateStatus message.
+    case stapledGoodTLS12Only
+    /// ``stapledRevoked`` over TLS 1.2 only.
+    case stapledRevokedTLS12Only
+    /// ``stapledGood`` over TLS 1.3 only: the staple comes inside the Certificate message.
+    case stapledGoodTLS13Only
+    /// ``stapledRevoked`` over TLS 1.3 only.
+    case stapledRevokedTLS13Only
+
+    /// Whether the endpoint staples an OCSP response (``TestCertificates/stapledOCSPResponse(_:)``).
+    public var staplesOCSPResponse: Bool {
+        switch self {
+        case .stapledGood, .stapledRevoked, .stapledGoodTLS12Only, .stapledRevokedTLS12Only,
+             .stapledGoodTLS13Only, .stapledRevokedTLS13Only:
+            true
+        default:
+            false
+        }
+    }
 }

@@ -3,7 +3,7 @@ public import GannetCore
 /// The certificate set generated for this test run, as file paths (see Tests/Servers/README.md).
 ///
 /// ```
-/// root CA ── intermediate CA (pathlen:0) ── good, wrongHost, expired, notYetValid, ipAddress, wildcard
+/// root CA ── intermediate CA (pathlen:0) ── good, wrongHost, expired, notYetValid, ipAddress, wildcard, rsa, revoked
 ///        │                              └── path-length CA ── pathLengthExceeded
 ///        └── leaf signer (not a CA) ── leafAsIssuer
 /// untrusted root ── untrustedRoot        selfSigned        client CA ── client
@@ -44,6 +44,14 @@ public struct TestCertificates: Sendable {
     public func leaf(_ variant: TLSVariant) -> CertificateFiles {
         // Every variant is present: TestServers refuses a manifest that lacks one.
         leaves[variant]!
+    }
+
+    /// The DER OCSP response the endpoint for `variant` staples, or `nil` for an endpoint that
+    /// staples nothing. The supervisor writes it beside the leaf as `NAME.ocsp.der`.
+    public func stapledOCSPResponse(_ variant: TLSVariant) -> String? {
+        let der = leaf(variant).der
+        guard variant.staplesOCSPResponse, der.hasSuffix(".der") else { return nil }
+        return String(der.dropLast(".der".count)) + ".ocsp.der"
     }
 
     /// The client certificate and key as PEM files, ready for `SessionConfiguration.tls.clientCertificate`.

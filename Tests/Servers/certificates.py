@@ -2,7 +2,8 @@
 
 Every key and certificate is created fresh in the run's temporary folder, so no private key is
 ever committed. Keys are ECDSA P-256 (fast to generate), except one RSA 2048 leaf.
-The layout is described in README.md ("Certificates").
+The layout is described in README.md ("Certificates"), and so are the OCSP responses the
+stapling endpoints serve ("OCSP stapling").
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from cryptography import x509
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec, rsa
 from cryptography.hazmat.primitives.serialization import pkcs12
+from cryptography.x509 import ocsp
 from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
 
 CLIENT_PKCS12_PASSWORD = "gannet"
@@ -158,6 +160,8 @@ def generate(directory: str) -> dict:
         "leafAsIssuer": _leaf("leaf-as-issuer", not_a_ca, [not_a_ca], sans=localhost),
         "pathLengthExceeded": _leaf("path-length-exceeded", over_limit_ca, [over_limit_ca, intermediate],
                                     sans=localhost),
+        # A valid chain whose leaf the intermediate's OCSP response declares revoked.
+        "revoked": _leaf("revoked", intermediate, [intermediate], sans=localhost),
     }
     client = _leaf("client", client_ca, [], subject="Gannet Test Client", client=True)
 
@@ -171,6 +175,11 @@ def generate(directory: str) -> dict:
         "leaves": {variant: _write(directory, leaf, with_chain=True) for variant, leaf in leaves.items()},
         "client": _write(directory, client, with_chain=False),
     }
+    # What the stapling endpoints staple: NAME.ocsp.der beside NAME.der (GannetTestSupport finds
+    # them by that name).
+    described["leaves"]["good"]["ocsp"] = _write_ocsp(directory, leaves["good"], intermediate, revoked_at=None)
+    described["leaves"]["revoked"]["ocsp"] = _write_ocsp(directory, leaves["revoked"], intermediate,
+                                                        revoked_at=now - _DAY)
 
     bundle = os.path.join(directory, "ca-bundle.pem")
     with open(bundle, "wb") as f:
@@ -188,6 +197,31 @@ def generate(directory: str) -> dict:
     described["client"]["pkcs12"] = p12
     described["client"]["pkcs12Password"] = CLIENT_PKCS12_PASSWORD
     return described
+
+
+def _write_ocsp(directory: str, leaf: Issued, issuer: Issued, *, revoked_at: datetime.datetime | None) -> str:
+    """Writes NAME.ocsp.der: a DER OCSP response about `leaf`, signed by its issuer itself (no delegated
+    responder), current for seven days, "good" or, with `revoked_at`, "revoked" for keyCompromise.
+
+    The CertID uses SHA-1, as OpenSSL's OCSP_cert_to_id and most public responders do.
+    """
+    now = datetime.datetime.now(datetime.timezone.utc)
+    revoked = revoked_at is not None
+    single = ocsp.OCSPResponseBuilder().add_response(
+        cert=leaf.cert,
+        issuer=issuer.cert,
+        algorithm=hashes.SHA1(),
+        cert_status=ocsp.OCSPCertStatus.REVOKED if revoked else ocsp.OCSPCertStatus.GOOD,
+        this_update=now - datetime.timedelta(hours=1),
+        next_update=now + 7 * _DAY,
+        revocation_time=revoked_at,
+        revocation_reason=x509.ReasonFlags.key_compromise if revoked else None,
+    )
+    response = single.responder_id(ocsp.OCSPResponderEncoding.HASH, issuer.cert).sign(issuer.key, hashes.SHA256())
+    path = os.path.join(directory, leaf.name + ".ocsp.der")
+    with open(path, "wb") as f:
+        f.write(response.public_bytes(serialization.Encoding.DER))
+    return path
 
 
 def _write(directory: str, issued: Issued, *, with_chain: bool) -> dict:

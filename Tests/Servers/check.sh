@@ -74,6 +74,9 @@ check "rsa leaf key type" "*rsaEncryption*" "$(openssl x509 -in $(g "d['certific
 check "tls12Only" "*TLSv1.2*" "$(curl -sv --cacert $CA -o /dev/null $(g "d['tls']['tls12Only']")small 2>&1 | grep 'SSL connection using')"
 check "tls13Only" "*TLSv1.3*" "$(curl -sv --cacert $CA -o /dev/null $(g "d['tls']['tls13Only']")small 2>&1 | grep 'SSL connection using')"
 check "tls13Only refuses 1.2" "*(35)*protocol version*" "$(curl -sS --tls-max 1.2 --cacert $CA -o /dev/null $(g "d['tls']['tls13Only']")small 2>&1 | head -1)"
+for v in stapledGood stapledGoodTLS12Only stapledGoodTLS13Only; do check "tls $v staples good" "200" "$(curl -s --cert-status --cacert $CA -o /dev/null -w '%{http_code}' $(g "d['tls']['$v']")small)"; done
+for v in stapledRevoked stapledRevokedTLS12Only stapledRevokedTLS13Only; do check "tls $v staples revoked" "*(91)*keyCompromise*" "$(curl -sS --cert-status --cacert $CA -o /dev/null $(g "d['tls']['$v']")small 2>&1 | head -1)"; done
+for v in good tls12Only tls13Only; do check "tls $v staples nothing" "*(91)*No OCSP response received*" "$(curl -sS --cert-status --cacert $CA -o /dev/null $(g "d['tls']['$v']")small 2>&1 | head -1)"; done
 check "http1Only" "200 1.1" "$(curl -s --cacert $CA -o /dev/null -w '%{http_code} %{http_version}' $(g "d['tls']['http1Only']")small)"
 check "nginx https->http redirect" "302 http://localhost:*/small" "$(curl -s --cacert $CA -o /dev/null -w '%{http_code} %{redirect_url}' "${TLS}redirect/302?to=http://localhost:$(g "d['ports']['nginx']")/small")"
 check "nginx redirect/308" "308 *" "$(curl -s -o /dev/null -w '%{http_code} %{redirect_url}' "${NG}redirect/308?to=/small")"

@@ -16,6 +16,7 @@ class Variant:
     host: str  # the host a client is told to connect to, so the variant fails or passes for one reason
     directives: str = ""  # extra server directives
     http2: bool = True
+    staples: bool = False  # staples the leaf's OCSP response (NAME.ocsp.der, from certificates.py)
 
 
 # The TLS endpoints by their name in the JSON (and in Swift's TLSVariant).
@@ -35,7 +36,20 @@ TLS_VARIANTS: dict[str, Variant] = {
     "tls12Only": Variant("good", "localhost", "ssl_protocols TLSv1.2;"),
     "tls13Only": Variant("good", "localhost", "ssl_protocols TLSv1.3;"),
     "http1Only": Variant("good", "localhost", http2=False),
+    # OCSP stapling: the leaf's response from certificates.py, sent to clients that ask for it
+    # (status_request). `good` above never staples.
+    "stapledGood": Variant("good", "localhost", staples=True),
+    "stapledRevoked": Variant("revoked", "localhost", staples=True),
+    "stapledGoodTLS12Only": Variant("good", "localhost", "ssl_protocols TLSv1.2;", staples=True),
+    "stapledRevokedTLS12Only": Variant("revoked", "localhost", "ssl_protocols TLSv1.2;", staples=True),
+    "stapledGoodTLS13Only": Variant("good", "localhost", "ssl_protocols TLSv1.3;", staples=True),
+    "stapledRevokedTLS13Only": Variant("revoked", "localhost", "ssl_protocols TLSv1.3;", staples=True),
 }
+
+# nginx staples a response read from a file (no responder is asked) whenever the client sends the
+# status_request extension; without `ssl_stapling_verify` it does not check the response itself.
+_STAPLING = """ssl_stapling on;
+        ssl_stapling_file {ocsp};"""
 
 _REDIRECT_STATUSES = (301, 302, 303, 307, 308)
 
@@ -60,7 +74,7 @@ _LOCATIONS = """
 """
 
 
-def _locations(files: str) -> str:
+def locations(files: str) -> str:
     # `return` takes a literal status, hence one location per redirect status.
     redirects = "\n".join(
         f"        location = /redirect/{status} {{ return {status} $arg_to; }}" for status in _REDIRECT_STATUSES
@@ -72,25 +86,27 @@ def render(directory: str, files: str, certs: dict, plain_port: int, h2c_port: i
     """Returns nginx.conf for the given ports; `certs` is certificates.generate()'s result."""
     logs = os.path.join(directory, "logs")
     tmp = os.path.join(directory, "nginx-tmp")
-    locations = _locations(files)
+    location_blocks = locations(files)
     # As root, nginx hands requests to `nobody` workers, which cannot read the 0700 run folder.
     user = "user root;\n" if os.geteuid() == 0 else ""
     servers = [
         f"""
     server {{
         listen 127.0.0.1:{plain_port};
-{locations}
+{location_blocks}
     }}
     server {{
         # Cleartext HTTP/2 with prior knowledge only: HTTP/1.1 requests here fail.
         listen 127.0.0.1:{h2c_port} http2;
-{locations}
+{location_blocks}
     }}"""
     ]
     for name, port in tls_ports.items():
         variant = TLS_VARIANTS[name]
         leaf = certs["leaves"][variant.leaf]
         directives = variant.directives.format(client_ca=certs["clientCA"]["pem"])
+        if variant.staples:
+            directives = "\n        ".join(d for d in (directives, _STAPLING.format(ocsp=leaf["ocsp"])) if d)
         servers.append(
             f"""
     server {{
@@ -98,7 +114,7 @@ def render(directory: str, files: str, certs: dict, plain_port: int, h2c_port: i
         ssl_certificate {leaf['chain']};
         ssl_certificate_key {leaf['key']};
         {directives}
-{locations}
+{location_blocks}
     }}"""
         )
     return f"""{user}daemon off;

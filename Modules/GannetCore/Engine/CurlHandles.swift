@@ -66,7 +66,6 @@ extension EasyHandle {
         set(CURLOPT_PROTOCOLS_STR, "http,https")
         set(CURLOPT_FOLLOWLOCATION, false)
         set(CURLOPT_SUPPRESS_CONNECT_HEADERS, true)
-        set(CURLOPT_PIPEWAIT, true)
         _ = ccurl_easy_setopt_write_function(raw, CURLOPT_HEADERFUNCTION, transferHeaderCallback)
         _ = ccurl_easy_setopt_write_function(raw, CURLOPT_WRITEFUNCTION, transferWriteCallback)
         _ = ccurl_easy_setopt_read_function(raw, transferReadCallback)

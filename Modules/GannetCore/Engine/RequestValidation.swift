@@ -58,5 +58,9 @@ enum RequestValidation {
         guard let host = url.host, !host.isEmpty else {
             throw GannetError(.invalidRequest, "The URL has no host", failingURL: url)
         }
+        // `host` is percent-decoded: `%0d%0a` in a host is a CR/LF nobody meant.
+        for byte in host.utf8 where byte <= 0x20 || byte == 0x7F {
+            throw GannetError(.invalidRequest, "The URL's host contains a space or a control character", failingURL: url)
+        }
     }
 }

@@ -36,6 +36,10 @@ struct ResponseHeadParser {
         if line.contains(0) {
             throw GannetError(.protocolViolation, "The response has a NUL byte in its headers")
         }
+        // Trailing CR/LF are gone; a CR left is bare (RFC 9112 §2.2).
+        if line.contains(0x0D) {
+            throw GannetError(.protocolViolation, "The response has a bare CR in its headers")
+        }
 
         if line.isEmpty {
             // A blank line outside a block is curl re-delivering the terminating line after
@@ -140,7 +144,7 @@ struct ResponseHead: Equatable, Sendable {
 
     /// The declared body length, `-1` when absent or invalid.
     var expectedContentLength: Int64 {
-        value("Content-Length").flatMap { Int64($0) } ?? -1
+        value("Content-Length").flatMap { Int64($0) }.flatMap { $0 >= 0 ? $0 : nil } ?? -1
     }
 
     /// Fields merged the way `HTTPURLResponse` wants them: repeated names joined by ", ".

@@ -9,6 +9,13 @@ internal import COpenSSL
 /// rejection aborts the handshake before a request byte is written. TLS session resumption
 /// would skip the callback, so it is off for such sessions; a pooled connection is checked
 /// again in `CURLOPT_PREREQFUNCTION` unless this engine verified its handshake.
+///
+/// An evaluator that requests OCSP stapling is asked later in the same handshake: the stapled
+/// response comes after the certificates (TLS 1.2: in its own message after Certificate; TLS
+/// 1.3: inside it), so the certificate callback defers and OpenSSL's status callback decides.
+/// OpenSSL calls that callback whether or not a response came (`tls_process_initial_server_flight`:
+/// after ServerHelloDone in 1.2, after the server's Finished in 1.3), before the client has
+/// sent anything beyond its hello; its refusal aborts the handshake.
 enum TLSVerification {
     /// Installs the callbacks once per handle. They do nothing for a transfer that leaves
     /// trust to libcurl, so a challenge handler set after the manager was created still works.
@@ -50,14 +57,29 @@ enum TLSVerification {
         return chain
     }
 
+    /// Whether the configured evaluator wants the stapled OCSP response, which moves its
+    /// decision to the status callback.
+    static func requestsStapling(_ transfer: Transfer) -> Bool {
+        transfer.configuration.tls.serverTrustEvaluator?.requestsOCSPStapling == true
+    }
+
+    /// The OCSP response the server stapled on `ssl`'s connection, DER; `nil` when none came.
+    /// OpenSSL keeps it for the life of the connection, so a reused connection still has it.
+    static func stapledResponse(_ ssl: OpaquePointer) -> Data? {
+        var bytes: UnsafeMutablePointer<UInt8>? = nil
+        let length = copenssl_SSL_get_tlsext_status_ocsp_resp(ssl, &bytes)
+        guard length > 0, let bytes else { return nil }
+        return Data(bytes: bytes, count: length)
+    }
+
     /// Asks the challenge handler, then the evaluator, or runs OpenSSL's standard verification
     /// (`store` is nil on a reused connection, where the handshake already verified the chain);
     /// records a rejection on the transfer.
-    static func evaluate(_ chain: [Data], store: OpaquePointer?, for transfer: Transfer) -> Bool {
+    static func evaluate(_ chain: [Data], stapledOCSPResponse: Data? = nil, store: OpaquePointer?, for transfer: Transfer) -> Bool {
         guard let url = transfer.request.url, let host = url.host else { return false }
         let port = url.port ?? (url.scheme?.lowercased() == "http" ? 80 : 443)
         let bareHost = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
-        let trust = ServerTrust(host: bareHost, port: port, certificateChain: chain)
+        let trust = ServerTrust(host: bareHost, port: port, certificateChain: chain, stapledOCSPResponse: stapledOCSPResponse)
         do {
             guard !chain.isEmpty else {
                 throw GannetError(.serverTrustRejected, "The server presented no certificate")
@@ -135,6 +157,13 @@ func tlsContextCallback(_ easy: UnsafeMutableRawPointer?, _ context: UnsafeMutab
     SSL_CTX_set_verify(ctx, SSL_VERIFY_PEER, nil)
     // The easy handle is alive for the whole handshake, which runs inside its transfer.
     SSL_CTX_set_cert_verify_callback(ctx, tlsVerifyCallback, easy)
+    if TLSVerification.requestsStapling(transfer) {
+        // libcurl creates each connection's context afresh and its SSL after this callback,
+        // so the request for a staple and the callback apply to this connection only.
+        _ = copenssl_SSL_CTX_set_tlsext_status_type(ctx, TLSEXT_STATUSTYPE_ocsp)
+        _ = copenssl_SSL_CTX_set_tlsext_status_cb(ctx, tlsStatusCallback)
+        _ = copenssl_SSL_CTX_set_tlsext_status_arg(ctx, easy)
+    }
     return CURLE_OK
 }
 
@@ -142,6 +171,14 @@ func tlsContextCallback(_ easy: UnsafeMutableRawPointer?, _ context: UnsafeMutab
 /// trust, 0 to abort the handshake.
 func tlsVerifyCallback(_ store: OpaquePointer?, _ argument: UnsafeMutableRawPointer?) -> Int32 {
     guard let store, let transfer = TLSVerification.transfer(ofEasy: argument) else { return 0 }
+    if TLSVerification.requestsStapling(transfer),
+       let ssl = X509_STORE_CTX_get_ex_data(store, SSL_get_ex_data_X509_STORE_CTX_idx()),
+       copenssl_SSL_get_tlsext_status_type(OpaquePointer(ssl)) == TLSEXT_STATUSTYPE_ocsp {
+        // Deferred to tlsStatusCallback, which OpenSSL calls later in this handshake. The
+        // connection is not remembered as verified until that callback trusts it, so should it
+        // never run, the PREREQFUNCTION check evaluates the connection before any request.
+        return 1
+    }
     let chain = TLSVerification.presentedChain(leaf: X509_STORE_CTX_get0_cert(store), stack: X509_STORE_CTX_get0_untrusted(store))
     guard TLSVerification.evaluate(chain, store: store, for: transfer) else {
         X509_STORE_CTX_set_error(store, X509_V_ERR_APPLICATION_VERIFICATION)
@@ -150,6 +187,19 @@ func tlsVerifyCallback(_ store: OpaquePointer?, _ argument: UnsafeMutableRawPoin
     if let ssl = X509_STORE_CTX_get_ex_data(store, SSL_get_ex_data_X509_STORE_CTX_idx()) {
         transfer.engine.rememberVerified(ssl)
     }
+    return 1
+}
+
+/// OpenSSL's OCSP status callback, installed for evaluators that request stapling: decides
+/// trust with the peer's chain and the stapled response (`nil` when the server sent none).
+/// Returns 1 to trust, 0 to abort the handshake with a `bad_certificate_status_response` alert.
+func tlsStatusCallback(_ ssl: OpaquePointer?, _ argument: UnsafeMutableRawPointer?) -> Int32 {
+    guard let ssl, let transfer = TLSVerification.transfer(ofEasy: argument) else { return 0 }
+    // On the client the peer chain starts with the leaf.
+    let chain = TLSVerification.presentedChain(leaf: nil, stack: SSL_get_peer_cert_chain(ssl))
+    let response = TLSVerification.stapledResponse(ssl)
+    guard TLSVerification.evaluate(chain, stapledOCSPResponse: response, store: nil, for: transfer) else { return 0 }
+    transfer.engine.rememberVerified(UnsafeMutableRawPointer(ssl))
     return 1
 }
 
@@ -166,7 +216,10 @@ func tlsPrerequestCallback(_ context: UnsafeMutableRawPointer?, _ primaryIP: Uns
     if transfer.engine.wasVerified(ssl) { return Int32(CURL_PREREQFUNC_OK) }
     let sslPointer = OpaquePointer(ssl)
     let chain = TLSVerification.presentedChain(leaf: nil, stack: SSL_get_peer_cert_chain(sslPointer))
-    guard TLSVerification.evaluate(chain, store: nil, for: transfer) else { return Int32(CURL_PREREQFUNC_ABORT) }
+    let response = TLSVerification.requestsStapling(transfer) ? TLSVerification.stapledResponse(sslPointer) : nil
+    guard TLSVerification.evaluate(chain, stapledOCSPResponse: response, store: nil, for: transfer) else {
+        return Int32(CURL_PREREQFUNC_ABORT)
+    }
     transfer.engine.rememberVerified(ssl)
     return Int32(CURL_PREREQFUNC_OK)
 }

@@ -60,7 +60,10 @@ final class Transfer: @unchecked Sendable {
         parser = ResponseHeadParser(limits: engine.configuration.limits)
         errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE))
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE))
-        let seconds = request.timeoutInterval > 0 ? request.timeoutInterval : engine.configuration.timeoutIntervalForRequest
+        // URLRequest's default is 60 s, so only a different value says the caller chose it;
+        // otherwise the session's `timeoutIntervalForRequest` applies.
+        let chosen = request.timeoutInterval > 0 && request.timeoutInterval != Self.defaultRequestTimeout
+        let seconds = chosen ? request.timeoutInterval : engine.configuration.timeoutIntervalForRequest
         idleTimeout = UInt64(max(seconds, 0.001) * 1e9)
         startedAt = MonotonicClock.nanoseconds()
         lastActivity = startedAt
@@ -69,6 +72,8 @@ final class Transfer: @unchecked Sendable {
     deinit {
         errorBuffer.deallocate()
     }
+
+    static let defaultRequestTimeout = URLRequest(url: URL(fileURLWithPath: "/")).timeoutInterval
 
     func touch() { lastActivity = MonotonicClock.nanoseconds() }
 
@@ -128,6 +133,12 @@ final class Transfer: @unchecked Sendable {
             return nil
         }
         let detail = String(cString: errorBuffer)
+        if stopError == nil, !headComplete, code == CURLE_OUT_OF_MEMORY {
+            // libcurl refuses a header line over 100 KiB with "Out of memory".
+            let error = GannetError(.headersTooLarge, "A response header line exceeds libcurl's 100 KiB limit", failingURL: request.url, transportCode: Int(code.rawValue))
+            finish(error: TransportError.urlError(gannet: error, url: request.url))
+            return nil
+        }
         finish(error: stopError ?? TransportError.urlError(curlCode: code, detail: detail, url: request.url))
         return nil
     }
@@ -185,7 +196,11 @@ final class Transfer: @unchecked Sendable {
             fields.append((name, value))
             seen.insert(name.lowercased())
         }
+        let callerURL = task.originalRequest?.url
         for (name, value) in configuration.httpAdditionalHeaders where !seen.contains(name.lowercased()) {
+            // Session-wide credentials are for the origin the caller asked for, not for
+            // wherever its server redirects.
+            if let callerURL, Redirection.credentialHeaders.contains(name.lowercased()), !Redirection.sameOrigin(callerURL, url) { continue }
             fields.append((name, value))
         }
         try RequestValidation.validate(method: method, url: url, headers: fields)
@@ -196,6 +211,10 @@ final class Transfer: @unchecked Sendable {
         // shares were set once (EasyHandle.applyEngineOptions); each option a request may
         // change is set here every time, to its default when the request does not use it.
         easy.set(CURLOPT_URL, url.absoluteString)
+        // Waiting to learn whether a connection multiplexes pays only where ALPN or prior
+        // knowledge tells at connect time; on cleartext HTTP/1.1 libcurl learns it from the first
+        // response and leaves every transfer added meanwhile pending until that exchange ends.
+        easy.set(CURLOPT_PIPEWAIT, url.scheme?.lowercased() == "https" || configuration.httpVersion == .http2PriorKnowledge)
         easy.set(CURLOPT_PRIVATE, pointer: me)
         easy.set(CURLOPT_ERRORBUFFER, pointer: UnsafeMutableRawPointer(errorBuffer))
         errorBuffer[0] = 0
@@ -206,6 +225,14 @@ final class Transfer: @unchecked Sendable {
         easy.set(CURLOPT_CUSTOMREQUEST, nil as String?)
         easy.set(CURLOPT_POSTFIELDSIZE_LARGE, offset: -1)
         easy.set(CURLOPT_MAX_SEND_SPEED_LARGE, offset: 0)
+        // Bodies streamed to a file or a consumer are read in large blocks (libcurl's 16 KiB
+        // default made 1 GiB downloads half as fast as the curl command line); bodies kept in
+        // memory keep the default, so thousands of small tasks do not each hold 512 KiB.
+        if case .memory = task.sink {
+            easy.set(CURLOPT_BUFFERSIZE, 16 * 1024)
+        } else {
+            easy.set(CURLOPT_BUFFERSIZE, 512 * 1024)
+        }
         TLSVerification.configure(easy, transfer: self, evaluates: evaluatesTrust)
 
         let connectMs = Int(min(configuration.connectTimeout, Double(idleTimeout) / 1e9) * 1000)

@@ -7,7 +7,7 @@ enum TransportError {
     static func urlError(curlCode code: CURLcode, detail: String, url: URL?) -> URLError {
         let strerror = String(cString: curl_easy_strerror(code))
         let message = detail.isEmpty ? strerror : detail
-        let underlying = GannetError(.transport, message, failingURL: url, transportCode: Int(code.rawValue))
+        let underlying = GannetError(gannetCode(for: code), message, failingURL: url, transportCode: Int(code.rawValue))
         return make(urlErrorCode(for: code), underlying: underlying, url: url)
     }
 
@@ -45,9 +45,18 @@ enum TransportError {
         }
     }
 
+    /// Gannet validates the scheme before libcurl sees a URL, so libcurl's "unsupported
+    /// protocol" can only be a server reply it could not read as HTTP.
+    static func gannetCode(for code: CURLcode) -> GannetError.Code {
+        switch code {
+        case CURLE_OPERATION_TIMEDOUT: return .timedOut
+        case CURLE_WEIRD_SERVER_REPLY, CURLE_UNSUPPORTED_PROTOCOL: return .protocolViolation
+        default: return .transport
+        }
+    }
+
     static func urlErrorCode(for code: CURLcode) -> URLError.Code {
         switch code {
-        case CURLE_UNSUPPORTED_PROTOCOL: return .unsupportedURL
         case CURLE_URL_MALFORMAT: return .badURL
         case CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY: return .cannotFindHost
         case CURLE_COULDNT_CONNECT: return .cannotConnectToHost

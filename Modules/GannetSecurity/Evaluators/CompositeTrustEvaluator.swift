@@ -20,6 +20,9 @@ public struct CompositeTrustEvaluator: ServerTrustEvaluating, Sendable {
     /// `true` when any member requires HTTPS.
     public var requiresSecureTransport: Bool { evaluators.contains { $0.requiresSecureTransport } }
 
+    /// `true` when any member wants the stapled OCSP response; every member then sees it.
+    public var requestsOCSPStapling: Bool { evaluators.contains { $0.requestsOCSPStapling } }
+
     /// Accepts `trust` when every evaluator does.
     public func evaluate(_ trust: ServerTrust) throws {
         guard !evaluators.isEmpty else {

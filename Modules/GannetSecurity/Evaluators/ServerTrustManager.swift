@@ -47,6 +47,12 @@ public struct ServerTrustManager: ServerTrustEvaluating, Sendable {
         entries.contains { $0.evaluator.requiresSecureTransport } || defaultEvaluator?.requiresSecureTransport == true
     }
 
+    /// `true` when any of the evaluators wants the stapled OCSP response: the engine then asks
+    /// every server for one, and the evaluators that do not look at it ignore it.
+    public var requestsOCSPStapling: Bool {
+        entries.contains { $0.evaluator.requestsOCSPStapling } || defaultEvaluator?.requestsOCSPStapling == true
+    }
+
     /// Hands `trust` to the evaluator for its host.
     public func evaluate(_ trust: ServerTrust) throws {
         guard let evaluator = evaluator(for: trust.host) else {

@@ -10,7 +10,9 @@ public import Foundation
 /// try StapledOCSPVerifier(trustStore: store).verify(stapledResponse, for: chain, host: trust.host)
 /// ```
 ///
-/// The engine does not hand stapled responses to evaluators yet; this is the check it will run.
+/// ``OCSPStaplingTrustEvaluator`` runs this check inside the handshake, on the response the
+/// engine hands over in ``ServerTrust/stapledOCSPResponse``. Certificate IDs are matched with
+/// SHA-1, the hash OpenSSL's `OCSP_cert_to_id` and public responders use.
 public struct StapledOCSPVerifier: Sendable {
     /// The anchors the responder's certificate must chain to.
     public var trustStore: TrustStore

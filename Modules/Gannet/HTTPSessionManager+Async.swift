@@ -1,0 +1,118 @@
+extension HTTPSessionManager {
+    /// Sends `method` to `urlString` (resolved against ``baseURL``) with `parameters` encoded by
+    /// ``requestSerializer`` and returns what `serializer` made of the response. The other
+    /// async methods are shorthands for this one.
+    ///
+    /// Cancelling the calling Swift task cancels the transfer: the call throws `URLError.cancelled`.
+    ///
+    /// - Throws: the request-building errors of ``request(method:urlString:parameters:headers:)``
+    ///   (nothing is sent), the transport `URLError`, or the serializer's error.
+    public func response<Serializer: ResponseSerializing>(
+        method: String, _ urlString: String, parameters: Parameters? = nil, headers: [String: String]? = nil,
+        serializer: Serializer
+    ) async throws -> HTTPResponse<Serializer.Output> {
+        let request = try self.request(method: method, urlString: urlString, parameters: parameters, headers: headers)
+        return try await response(for: request, serializer: serializer)
+    }
+
+    /// Sends a request that is already built and returns what `serializer` made of it.
+    public func response<Serializer: ResponseSerializing>(for request: URLRequest, serializer: Serializer) async throws -> HTTPResponse<Serializer.Output> {
+        try HTTPResponse(await session.response(for: request, serializer: serializer), sentRequest: request)
+    }
+
+    /// `GET`, serialized by ``responseSerializer``.
+    ///
+    /// ```swift
+    /// let response = try await manager.get("users", parameters: ["page": 2])
+    /// print(response.statusCode, response.value as Any)
+    /// ```
+    public func get(_ urlString: String, parameters: Parameters? = nil, headers: [String: String]? = nil) async throws -> HTTPResponse<(any Sendable)?> {
+        try await response(method: "GET", urlString, parameters: parameters, headers: headers, serializer: ErasedResponseSerializer(base: responseSerializer))
+    }
+
+    /// `GET`, the body decoded into `type` by `decoder` (a `JSONDecoder` by default) after the
+    /// status code (2xx) and, for JSON, the `Content-Type` are validated (GannetResponseSerialization's
+    /// `DecodableResponseSerializer`). Declare `Empty` as the type for responses without a body.
+    ///
+    /// ```swift
+    /// let users = try await manager.get("users", as: [User].self)
+    /// ```
+    public func get<T: Decodable & Sendable>(
+        _ urlString: String, parameters: Parameters? = nil, headers: [String: String]? = nil,
+        as type: T.Type, decoder: any DataDecoder = JSONDecoder()
+    ) async throws -> T {
+        try await response(method: "GET", urlString, parameters: parameters, headers: headers,
+                           serializer: Self.decodingSerializer(for: type, decoder: decoder)).value
+    }
+
+    /// `HEAD`; the response's headers are in ``HTTPResponse/response``.
+    public func head(_ urlString: String, parameters: Parameters? = nil, headers: [String: String]? = nil) async throws -> HTTPResponse<(any Sendable)?> {
+        try await response(method: "HEAD", urlString, parameters: parameters, headers: headers, serializer: ErasedResponseSerializer(base: responseSerializer))
+    }
+
+    /// `POST`, serialized by ``responseSerializer``.
+    public func post(_ urlString: String, parameters: Parameters? = nil, headers: [String: String]? = nil) async throws -> HTTPResponse<(any Sendable)?> {
+        try await response(method: "POST", urlString, parameters: parameters, headers: headers, serializer: ErasedResponseSerializer(base: responseSerializer))
+    }
+
+    /// `POST`, the body decoded into `type` (see ``get(_:parameters:headers:as:decoder:)``).
+    public func post<T: Decodable & Sendable>(
+        _ urlString: String, parameters: Parameters? = nil, headers: [String: String]? = nil,
+        as type: T.Type, decoder: any DataDecoder = JSONDecoder()
+    ) async throws -> T {
+        try await response(method: "POST", urlString, parameters: parameters, headers: headers,
+                           serializer: Self.decodingSerializer(for: type, decoder: decoder)).value
+    }
+
+    /// `POST` with a streamed `multipart/form-data` body (see
+    /// ``POST(_:parameters:headers:constructingBodyWith:progress:success:failure:)``).
+    public func post(
+        _ urlString: String, parameters: Parameters? = nil, headers: [String: String]? = nil,
+        constructingBodyWith block: (inout MultipartFormData) throws -> Void
+    ) async throws -> HTTPResponse<(any Sendable)?> {
+        let request = try multipartRequest(urlString: urlString, parameters: parameters, headers: headers, constructingBodyWith: block)
+        return try await response(for: request, serializer: ErasedResponseSerializer(base: responseSerializer))
+    }
+
+    /// `PUT`, serialized by ``responseSerializer``.
+    public func put(_ urlString: String, parameters: Parameters? = nil, headers: [String: String]? = nil) async throws -> HTTPResponse<(any Sendable)?> {
+        try await response(method: "PUT", urlString, parameters: parameters, headers: headers, serializer: ErasedResponseSerializer(base: responseSerializer))
+    }
+
+    /// `PUT`, the body decoded into `type` (see ``get(_:parameters:headers:as:decoder:)``).
+    public func put<T: Decodable & Sendable>(
+        _ urlString: String, parameters: Parameters? = nil, headers: [String: String]? = nil,
+        as type: T.Type, decoder: any DataDecoder = JSONDecoder()
+    ) async throws -> T {
+        try await response(method: "PUT", urlString, parameters: parameters, headers: headers,
+                           serializer: Self.decodingSerializer(for: type, decoder: decoder)).value
+    }
+
+    /// `PATCH`, serialized by ``responseSerializer``.
+    public func patch(_ urlString: String, parameters: Parameters? = nil, headers: [String: String]? = nil) async throws -> HTTPResponse<(any Sendable)?> {
+        try await response(method: "PATCH", urlString, parameters: parameters, headers: headers, serializer: ErasedResponseSerializer(base: responseSerializer))
+    }
+
+    /// `PATCH`, the body decoded into `type` (see ``get(_:parameters:headers:as:decoder:)``).
+    public func patch<T: Decodable & Sendable>(
+        _ urlString: String, parameters: Parameters? = nil, headers: [String: String]? = nil,
+        as type: T.Type, decoder: any DataDecoder = JSONDecoder()
+    ) async throws -> T {
+        try await response(method: "PATCH", urlString, parameters: parameters, headers: headers,
+                           serializer: Self.decodingSerializer(for: type, decoder: decoder)).value
+    }
+
+    /// `DELETE`, serialized by ``responseSerializer``.
+    public func delete(_ urlString: String, parameters: Parameters? = nil, headers: [String: String]? = nil) async throws -> HTTPResponse<(any Sendable)?> {
+        try await response(method: "DELETE", urlString, parameters: parameters, headers: headers, serializer: ErasedResponseSerializer(base: responseSerializer))
+    }
+
+    /// `DELETE`, the body decoded into `type` (see ``get(_:parameters:headers:as:decoder:)``).
+    public func delete<T: Decodable & Sendable>(
+        _ urlString: String, parameters: Parameters? = nil, headers: [String: String]? = nil,
+        as type: T.Type, decoder: any DataDecoder = JSONDecoder()
+    ) async throws -> T {
+        try await response(method: "DELETE", urlString, parameters: parameters, headers: headers,
+                           serializer: Self.decodingSerializer(for: type, decoder: decoder)).value
+    }
+}

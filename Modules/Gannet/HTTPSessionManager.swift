@@ -1,0 +1,211 @@
+internal import Synchronization
+
+/// AFNetworking's `AFHTTPSessionManager`: a ``GannetCore/SessionManager`` with a base URL, a
+/// request serializer, a response serializer and the HTTP verbs as methods.
+///
+/// ```swift
+/// let manager = HTTPSessionManager(baseURL: URL(string: "https://api.example.com/v1"))
+/// manager.GET("users", parameters: ["page": 2], success: { task, users in
+///     print(users as Any)
+/// }, failure: { task, error in
+///     print(error)
+/// })
+/// // or
+/// let users = try await manager.get("users", parameters: ["page": 2], as: [User].self)
+/// ```
+///
+/// `SessionManager` is `final`, so the HTTP manager is built by composition: ``session`` is the
+/// manager that runs every task, and its hooks, `completionQueue`, `tasks` and invalidation are
+/// there to use.
+///
+/// ## Security policy
+/// The core decides server trust inside the TLS handshake with the evaluator fixed in the
+/// ``GannetCore/SessionConfiguration`` when the session is created, so ``securityPolicy`` is
+/// read-only: pass a policy to ``init(baseURL:securityPolicy:configuration:)``, which throws
+/// ``InsecureTransportError`` for a policy that requires HTTPS (one that pins) without an
+/// `https` base URL, where AFNetworking raised an "Invalid Security Policy" exception. Such a
+/// manager also refuses every request to a non-`https` URL (the failure handler gets the same
+/// error, and nothing is sent), whichever initializer made it.
+public final class HTTPSessionManager: Sendable {
+    /// The session manager that runs the tasks; set hooks, the completion queue and the
+    /// completion group on it.
+    public let session: SessionManager
+
+    /// The URL that relative paths are resolved against, with a trailing `/` added to a
+    /// non-empty path that lacks one (AFNetworking's rule), so `http://x/v1` + `foo` is
+    /// `http://x/v1/foo` while `/foo` is `http://x/foo`.
+    public let baseURL: URL?
+
+    private let state: Mutex<State>
+    /// Where failures that happen before a task exists are delivered when the session has no
+    /// completion queue.
+    private let fallbackQueue = DispatchQueue(label: "gannet.http-session-manager.completion")
+
+    private struct State: Sendable {
+        var requestSerializer: any RequestSerializing
+    }
+
+    /// Creates a manager for `baseURL` (nil: every URL string must be absolute) whose session is
+    /// built from `configuration`, including its `tls.serverTrustEvaluator`.
+    ///
+    /// The request serializer is ``GannetRequestSerialization/HTTPRequestSerializer`` and the
+    /// response serializer is the default of ``defaultResponseSerializer``.
+    public init(baseURL: URL? = nil, configuration: SessionConfiguration = .default) {
+        self.baseURL = baseURL.map(Self.addingTrailingSlash)
+        session = SessionManager(configuration: configuration)
+        session.responseSerializer = Self.defaultResponseSerializer
+        state = Mutex(State(requestSerializer: HTTPRequestSerializer()))
+    }
+
+    /// Creates a manager whose server trust is decided by `securityPolicy` (for example a
+    /// `GannetSecurity.SecurityPolicy`), replacing `configuration.tls.serverTrustEvaluator`.
+    ///
+    /// ```swift
+    /// let policy = SecurityPolicy(pinningMode: .publicKey, withPinnedCertificates: certificates)
+    /// let manager = try HTTPSessionManager(baseURL: URL(string: "https://api.example.com"), securityPolicy: policy)
+    /// ```
+    ///
+    /// - Throws: ``InsecureTransportError`` when the policy requires secure transport
+    ///   (`requiresSecureTransport`, true for a pinning policy) and `baseURL` is `nil` or not
+    ///   `https`, as AFNetworking's `setSecurityPolicy:` refused it.
+    public convenience init(baseURL: URL?, securityPolicy: any ServerTrustEvaluating, configuration: SessionConfiguration = .default) throws {
+        if securityPolicy.requiresSecureTransport, baseURL?.scheme?.lowercased() != "https" {
+            throw InsecureTransportError(url: baseURL, reason: baseURL == nil ? .noBaseURL : .insecureBaseURL)
+        }
+        var configuration = configuration
+        configuration.tls.serverTrustEvaluator = securityPolicy
+        self.init(baseURL: baseURL, configuration: configuration)
+    }
+
+    /// The response serializer a new manager starts with: JSON (AFNetworking's
+    /// `AFJSONResponseSerializer`), which validates the status code and the `Content-Type`.
+    public static var defaultResponseSerializer: any ResponseSerializing { JSONResponseSerializer() }
+
+    /// Builds requests from the method, URL and parameters. Defaults to
+    /// ``GannetRequestSerialization/HTTPRequestSerializer`` (query string for `GET`, `HEAD`,
+    /// `DELETE`, URL-encoded form otherwise); assign `JSONRequestSerializer()` for JSON bodies.
+    /// A change applies to requests built afterwards.
+    public var requestSerializer: any RequestSerializing {
+        get { state.withLock { $0.requestSerializer } }
+        set { state.withLock { $0.requestSerializer = newValue } }
+    }
+
+    /// Turns responses into values for the completion-handler methods and the untyped async
+    /// methods. Stored on ``session`` (its `responseSerializer`).
+    public var responseSerializer: any ResponseSerializing {
+        get { session.responseSerializer }
+        set { session.responseSerializer = newValue }
+    }
+
+    /// The server trust evaluator of the session, `nil` for libcurl's own verification against
+    /// the system store (or `tls.caFile`). Fixed when the manager is created: create another
+    /// manager to change it.
+    public var securityPolicy: (any ServerTrustEvaluating)? { session.configuration.tls.serverTrustEvaluator }
+
+    /// The queue success and failure handlers run on; `nil` means a serial queue of the
+    /// manager's own (never the main queue, which a Linux process often does not run).
+    public var completionQueue: DispatchQueue? {
+        get { session.completionQueue }
+        set { session.completionQueue = newValue }
+    }
+
+    /// A group every completion handler runs in (the session's `completionGroup`).
+    public var completionGroup: DispatchGroup? {
+        get { session.completionGroup }
+        set { session.completionGroup = newValue }
+    }
+
+    /// Tasks that have not completed yet.
+    public var tasks: [SessionTask] { session.tasks }
+
+    /// Invalidates the session (AFNetworking's `invalidateSessionCancelingTasks:`): with
+    /// `cancelingTasks`, unfinished tasks are cancelled; without, they finish. New tasks fail.
+    public func invalidateSession(cancelingTasks: Bool) {
+        if cancelingTasks {
+            session.invalidateAndCancel()
+        } else {
+            session.finishTasksAndInvalidate()
+        }
+    }
+
+    // MARK: Building requests
+
+    /// The absolute URL for `urlString`, resolved against ``baseURL`` as
+    /// `URL(string:relativeTo:)` resolves it. An empty string is the base URL itself.
+    ///
+    /// - Throws: `GannetError(.invalidRequest)` when `urlString` holds a space or a control
+    ///   character, is not a URL, or is relative while the manager has no base URL.
+    public func url(for urlString: String) throws -> URL {
+        if urlString.unicodeScalars.contains(where: { $0.value <= 0x20 || $0.value == 0x7F }) {
+            throw GannetError(.invalidRequest, "The URL string \(urlString.debugDescription) holds a space or a control character; percent-escape it")
+        }
+        if urlString.isEmpty, let baseURL { return baseURL }
+        guard let url = URL(string: urlString, relativeTo: baseURL)?.absoluteURL, url.scheme != nil else {
+            throw GannetError(.invalidRequest, baseURL == nil
+                ? "\(urlString.debugDescription) is not an absolute URL and the manager has no base URL"
+                : "\(urlString.debugDescription) is not a valid URL")
+        }
+        return url
+    }
+
+    /// Builds the request for `method` and `urlString` with `headers` set, then encodes
+    /// `parameters` into it with ``requestSerializer``. Per-request headers win over the
+    /// serializer's default headers.
+    ///
+    /// - Throws: the errors of ``url(for:)``; `GannetError(.invalidHeader)` for a header that
+    ///   cannot be sent; ``InsecureTransportError`` for a non-`https` URL when the security policy
+    ///   requires secure transport; whatever the serializer throws.
+    public func request(method: String, urlString: String, parameters: Parameters?, headers: [String: String]?) throws -> URLRequest {
+        try requestSerializer.request(byEncoding: parameters, into: baseRequest(method: method, urlString: urlString, headers: headers))
+    }
+
+    /// The request before parameters are encoded: URL, method and headers, checked.
+    func baseRequest(method: String, urlString: String, headers: [String: String]?) throws -> URLRequest {
+        let url = try url(for: urlString)
+        if securityPolicy?.requiresSecureTransport == true, url.scheme?.lowercased() != "https" {
+            throw InsecureTransportError(url: url, reason: .insecureRequestURL)
+        }
+        guard RequestValidation.isValidMethod(method) else {
+            throw GannetError(.invalidRequest, "The method \(method.debugDescription) is not an HTTP token (RFC 9110 §9.1)")
+        }
+        var request = URLRequest(url: url)
+        request.httpMethod = method
+        try apply(headers, to: &request)
+        return request
+    }
+
+    /// Sets `headers` on `request`, sorted by name so the result does not depend on dictionary
+    /// order. `URLRequest` silently drops a value holding CR or LF, so each is checked first.
+    func apply(_ headers: [String: String]?, to request: inout URLRequest) throws {
+        for (field, value) in (headers ?? [:]).sorted(by: { $0.key < $1.key }) {
+            guard RequestValidation.isValidHeaderName(field) else {
+                throw GannetError(.invalidHeader, "The header name \(field.debugDescription) is not an HTTP token", failingURL: request.url)
+            }
+            // The value may be a credential: never echo it.
+            guard RequestValidation.isValidHeaderValue(value) else {
+                throw GannetError(.invalidHeader, "The value of the header \(field) holds CR, LF, NUL or another control character", failingURL: request.url)
+            }
+            request.setValue(value, forHTTPHeaderField: field)
+        }
+    }
+
+    /// Runs `failure` with `error` and no task on the completion queue, as AFNetworking does for
+    /// a request that could not be built.
+    func deliverEarlyFailure(_ error: any Error, to failure: (@Sendable (SessionTask?, any Error) -> Void)?) {
+        guard let failure else { return }
+        let queue = session.completionQueue ?? fallbackQueue
+        let group = session.completionGroup
+        group?.enter()
+        queue.async {
+            failure(nil, error)
+            group?.leave()
+        }
+    }
+
+    /// AFNetworking's `initWithBaseURL:`: a base URL with a non-empty path gets a trailing `/`
+    /// so that `URL(string:relativeTo:)` appends paths instead of replacing the last segment.
+    static func addingTrailingSlash(_ url: URL) -> URL {
+        guard !url.path.isEmpty, !url.absoluteString.hasSuffix("/") else { return url }
+        return url.appendingPathComponent("")
+    }
+}

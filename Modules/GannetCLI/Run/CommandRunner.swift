@@ -1,0 +1,44 @@
+import Gannet
+
+/// Parses the command line, runs the command, prints errors as `gannet: error: …`, and
+/// returns the process exit code.
+struct CommandRunner {
+    let terminal: Terminal
+
+    func run(_ arguments: [String]) async -> Int32 {
+        // The command runs in a task of its own so that Ctrl-C can cancel it, whichever API it
+        // is waiting in (a data task, a download, a byte stream).
+        let terminal = self.terminal
+        let work = Task { try await Self.execute(arguments, terminal: terminal) }
+        Interrupt.onInterrupt { work.cancel() }
+        let result = await work.result
+        if Interrupt.happened {
+            terminal.err("\ngannet: interrupted\n")
+            return 130
+        }
+        switch result {
+        case .success(let status):
+            return status.code
+        case .failure(let error):
+            let (message, status) = ErrorReport.describe(error)
+            let palette = Palette(enabled: terminal.stderrIsTerminal)
+            terminal.err(palette.error("gannet: error:") + " " + message + "\n")
+            return status.code
+        }
+    }
+
+    static func execute(_ arguments: [String], terminal: Terminal) async throws -> ExitStatus {
+        switch try Command.parse(arguments) {
+        case .help:
+            terminal.out(HelpText.text)
+            return .success
+        case .version:
+            terminal.out("gannet \(GannetVersion.current)\n")
+            return .success
+        case .pins(let target, let options):
+            return try await PinsCommand(target: target, options: options, terminal: terminal).run()
+        case .request(let invocation):
+            return try await RequestCommand(invocation: invocation, terminal: terminal).run()
+        }
+    }
+}

@@ -1,0 +1,200 @@
+import Gannet
+
+/// Turns an ``Invocation`` into a `URLRequest` with Gannet's request serializers: a JSON
+/// object through `JSONRequestSerializer`, a form through `HTTPRequestSerializer`, a streamed
+/// multipart body through `MultipartRequestSerializer`.
+enum RequestBuilder {
+    /// `Accept` for JSON requests, as httpie sends it.
+    static let jsonAccept = "application/json, */*;q=0.5"
+
+    static func build(_ invocation: Invocation) throws -> URLRequest {
+        let options = invocation.options
+        var request = URLRequest(url: try url(invocation.url, appending: queryItems(invocation.items)))
+        request.httpMethod = invocation.method
+        // The engine's idle timeout is the request's own when it has one (URLRequest's default
+        // is 60 s), so --timeout goes on the request.
+        if let timeout = options.timeout { request.timeoutInterval = timeout }
+        try applyHeaders(invocation, to: &request)
+
+        var configuration = RequestSerializerConfiguration()
+        // The request, not the serializer, decides where data goes: httpie sends a body with
+        // any method, GET included.
+        configuration.methodsEncodingParametersInURI = []
+        configuration.arrayEncoding = .noBrackets
+        configuration.setValue(nil, forHTTPHeaderField: "Accept-Language")
+        configuration.setValue(nil, forHTTPHeaderField: "User-Agent")
+        // RFC 7617 Basic credentials; an explicit Authorization item wins.
+        if let auth = options.auth, request.value(forHTTPHeaderField: "Authorization") == nil {
+            request.setValue("Basic " + Data(auth.utf8).base64EncodedString(), forHTTPHeaderField: "Authorization")
+        }
+
+        let dataItems = invocation.items.filter(\.isData)
+        let files = dataItems.compactMap { item -> (name: String, path: String, mimeType: String?)? in
+            if case .file(let name, let path, let mimeType) = item { return (name, path, mimeType) }
+            return nil
+        }
+        let mode = options.bodyMode == .form && !files.isEmpty ? .multipart : options.bodyMode
+        if mode == .json, let name = files.first?.name {
+            throw CLIError.usage("file fields need --form or --multipart (perhaps you meant --form?): \(name)")
+        }
+        if mode != .json {
+            for case .rawJSON(let name, _) in dataItems {
+                throw CLIError.usage("the raw JSON field \(name):= needs a JSON body, not --form or --multipart")
+            }
+            for case .rawJSONFromFile(let name, _) in dataItems {
+                throw CLIError.usage("the raw JSON field \(name):=@ needs a JSON body, not --form or --multipart")
+            }
+        }
+        let fields = try fieldParameters(dataItems)
+
+        switch mode {
+        case .json:
+            if options.explicitJSON || !dataItems.isEmpty, request.value(forHTTPHeaderField: "Accept") == "*/*" {
+                request.setValue(jsonAccept, forHTTPHeaderField: "Accept")
+            }
+            guard !dataItems.isEmpty else { return try HTTPRequestSerializer(configuration: configuration).request(byEncoding: nil, into: request) }
+            let serializer = JSONRequestSerializer(writingOptions: [.sortedKeys], configuration: configuration)
+            return try serializer.request(byEncoding: fields, into: request)
+        case .form:
+            return try HTTPRequestSerializer(configuration: configuration).request(byEncoding: dataItems.isEmpty ? nil : fields, into: request)
+        case .multipart:
+            let serializer = MultipartRequestSerializer(configuration: configuration) { formData in
+                for file in files {
+                    let url = URL(fileURLWithPath: file.path)
+                    try formData.appendPart(fileURL: url, name: file.name, fileName: url.lastPathComponent,
+                                            mimeType: file.mimeType ?? MIMEType.forPathExtension(url.pathExtension))
+                }
+            }
+            return try serializer.request(byEncoding: fields, into: request)
+        }
+    }
+
+    /// Data fields as parameters: strings, raw JSON values, or arrays of them when a name repeats.
+    static func fieldParameters(_ items: [RequestItem]) throws -> Parameters {
+        var order: [String] = []
+        var values: [String: [any Sendable]] = [:]
+        func add(_ name: String, _ value: any Sendable) {
+            if values[name] == nil { order.append(name) }
+            values[name, default: []].append(value)
+        }
+        for item in items {
+            switch item {
+            case .dataString(let name, let value):
+                add(name, value)
+            case .dataStringFromFile(let name, let path):
+                add(name, try readText(path))
+            case .rawJSON(let name, let json):
+                add(name, try parseJSON(json, field: name))
+            case .rawJSONFromFile(let name, let path):
+                add(name, try parseJSON(try readText(path), field: name))
+            default:
+                continue
+            }
+        }
+        var parameters: Parameters = [:]
+        for name in order {
+            let list = values[name] ?? []
+            parameters[name] = list.count == 1 ? list[0] : list
+        }
+        return parameters
+    }
+
+    /// `name==value` items, in order.
+    static func queryItems(_ items: [RequestItem]) -> [(String, String)] {
+        items.compactMap { if case .query(let name, let value) = $0 { (name, value) } else { nil } }
+    }
+
+    /// `url` with `pairs` appended to its query, escaped as RFC 3986 query components (only
+    /// unreserved characters stay), in the order given.
+    static func url(_ url: URL, appending pairs: [(String, String)]) throws -> URL {
+        guard !pairs.isEmpty else { return url }
+        let query = pairs.map { escape($0.0) + "=" + escape($0.1) }.joined(separator: "&")
+        var text = url.absoluteString
+        var fragment = ""
+        if let hash = text.firstIndex(of: "#") {
+            fragment = String(text[hash...])
+            text = String(text[..<hash])
+        }
+        text += (url.query == nil ? "?" : (text.hasSuffix("&") || text.hasSuffix("?") ? "" : "&")) + query + fragment
+        guard let result = URL(string: text) else { throw CLIError("cannot add the query to \(url.absoluteString)") }
+        return result
+    }
+
+    static func escape(_ text: String) -> String {
+        var result = ""
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
+                result.append(Character(Unicode.Scalar(byte)))
+            default:
+                result += "%" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)
+            }
+        }
+        return result
+    }
+
+    /// Default headers (`User-Agent`, `Accept`), then the header items: the first item of a
+    /// name replaces a default, later ones add values; `Name:` removes the header.
+    static func applyHeaders(_ invocation: Invocation, to request: inout URLRequest) throws {
+        request.setValue("gannet/\(GannetVersion.current)", forHTTPHeaderField: "User-Agent")
+        request.setValue("*/*", forHTTPHeaderField: "Accept")
+        var seen: Set<String> = []
+        for item in invocation.items {
+            switch item {
+            case .header(let name, let value):
+                guard RequestValidation.isValidHeaderName(name) else {
+                    throw CLIError.usage("\(name.debugDescription) is not a valid header name")
+                }
+                guard RequestValidation.isValidHeaderValue(value) else {
+                    throw CLIError.usage("the value of header \(name) holds a control character")
+                }
+                if seen.insert(name.lowercased()).inserted {
+                    request.setValue(value, forHTTPHeaderField: name)
+                } else {
+                    request.addValue(value, forHTTPHeaderField: name)
+                }
+            case .removeHeader(let name):
+                request.setValue(nil, forHTTPHeaderField: name)
+                seen.insert(name.lowercased())
+            default:
+                continue
+            }
+        }
+    }
+
+    static func readText(_ path: String) throws -> String {
+        do {
+            return try String(contentsOf: URL(fileURLWithPath: path), encoding: .utf8)
+        } catch {
+            throw CLIError("cannot read \(path): \(error.localizedDescription)")
+        }
+    }
+
+    /// A raw JSON value as JSONSerialization reads it, made `Sendable`.
+    static func parseJSON(_ text: String, field: String) throws -> any Sendable {
+        let object: Any
+        do {
+            object = try JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed])
+        } catch {
+            throw CLIError.usage("\(field):= holds invalid JSON: \(text.prefix(80).debugDescription)")
+        }
+        return sendable(object)
+    }
+
+    static func sendable(_ value: Any) -> any Sendable {
+        switch value {
+        case let dictionary as [String: Any]: return dictionary.mapValues(sendable) as Parameters
+        case let array as [Any]: return array.map(sendable)
+        case let text as String: return text
+        case let number as NSNumber: return number
+        default: return NSNull()
+        }
+    }
+}
+
+extension String {
+    func leftPadded(to width: Int, with pad: Character = "0") -> String {
+        count >= width ? self : String(repeating: pad, count: width - count) + self
+    }
+}

@@ -1,0 +1,150 @@
+import Gannet
+
+/// Runs `gannet [METHOD] URL [ITEM ...]`: builds the request, sends it, prints what was asked
+/// for, and returns the exit status.
+struct RequestCommand {
+    let invocation: Invocation
+    let terminal: Terminal
+
+    var options: Options { invocation.options }
+    var selection: Options.PrintSelection { options.printSelection(stdoutIsTerminal: terminal.stdoutIsTerminal) }
+    var pretty: Options.Pretty { options.prettiness(stdoutIsTerminal: terminal.stdoutIsTerminal) }
+    /// The body goes to a file: heads are printed on stderr, httpie's download layout.
+    var savesToFile: Bool { options.download || options.output != nil }
+
+    func run() async throws -> ExitStatus {
+        let request = try RequestBuilder.build(invocation)
+        let session = SessionManager(configuration: try SessionSettings.configuration(for: options))
+        defer { session.invalidateAndCancel() }
+        printRequest(request)
+        if savesToFile {
+            return try await DownloadCommand(command: self, session: session).run(request)
+        }
+        // A body that is printed as it came, alone, to a pipe or a file is streamed: never held
+        // in memory, whatever its size.
+        if options.interpretation == nil, pretty == .none, !terminal.stdoutIsTerminal, !selection.responseHeaders {
+            return try await stream(request, on: session)
+        }
+        let response = await fetch(request, on: session)
+        let data = try response.result.get()
+        guard let httpResponse = response.response else {
+            throw CLIError("the server sent no HTTP response")
+        }
+        let body = try interpret(data, request: response.request ?? request, response: httpResponse)
+        if selection.responseHeaders {
+            let palette = Palette(enabled: pretty.colors)
+            terminal.out(MessageFormatter.responseHead(httpResponse, httpVersion: response.metrics?.httpVersion, palette: palette) + "\n")
+        }
+        if selection.responseBody, !body.isEmpty {
+            terminal.out(body)
+            // Formatted output ends with a newline; raw bytes to a pipe stay exactly as received.
+            if terminal.stdoutIsTerminal || (pretty.format && body != data), body.last != UInt8(ascii: "\n") { terminal.out("\n") }
+        }
+        return finalStatus(httpResponse)
+    }
+
+    /// The exit status for a response: `--check-status` maps 3xx/4xx/5xx to 3/4/5 and says so
+    /// on stderr when stdout is not a terminal (where the status line is not visible).
+    func finalStatus(_ response: HTTPURLResponse) -> ExitStatus {
+        guard options.checkStatus else { return .success }
+        let status = ExitStatus.checking(statusCode: response.statusCode)
+        if status != .success, !terminal.stdoutIsTerminal || !selection.responseHeaders {
+            let palette = Palette(enabled: terminal.stderrIsTerminal)
+            terminal.err(palette.warning("gannet: warning: HTTP \(response.statusCode) \(MessageFormatter.reasonPhrase(response.statusCode))") + "\n")
+        }
+        return status
+    }
+
+    /// Prints the request head and body for `-v` / `--print=HB`, before it is sent.
+    func printRequest(_ request: URLRequest) {
+        guard selection.requestHeaders || selection.requestBody else { return }
+        let terminal = self.terminal
+        let savesToFile = self.savesToFile
+        let write: (String) -> Void = { text in
+            if savesToFile { terminal.err(text) } else { terminal.out(text) }
+        }
+        let palette = Palette(enabled: pretty.colors && (savesToFile ? terminal.stderrIsTerminal : true))
+        var text = ""
+        if selection.requestHeaders {
+            text += MessageFormatter.requestHead(request, palette: palette) + "\n"
+        }
+        if selection.requestBody {
+            if let body = request.httpBody, !body.isEmpty {
+                let renderer = BodyRenderer(pretty: pretty, toTerminal: terminal.stdoutIsTerminal)
+                let kind = BodyRenderer.kind(of: request.value(forHTTPHeaderField: "Content-Type"))
+                text += String(decoding: renderer.render(body, kind: kind), as: UTF8.self) + "\n\n"
+            } else if request.httpBodyStream != nil {
+                let length = request.value(forHTTPHeaderField: "Content-Length") ?? "?"
+                text += "[\(request.value(forHTTPHeaderField: "Content-Type") ?? "streamed") body, \(length) bytes]\n\n"
+            }
+        }
+        write(text)
+    }
+
+    /// Sends `request` and writes the body to stdout chunk by chunk as it arrives (core's
+    /// `bytes(for:)`, which stops reading from the socket while stdout is slow).
+    func stream(_ request: URLRequest, on session: SessionManager) async throws -> ExitStatus {
+        let bar = ProgressBar(terminal: terminal, label: "", delay: 1)
+        defer { bar.finish() }
+        let (response, body) = try await session.bytes(for: request)
+        let expected = response.expectedContentLength
+        var received: Int64 = 0
+        for try await chunk in body {
+            terminal.out(chunk)
+            received += Int64(chunk.count)
+            bar.update(completed: received, total: expected)
+        }
+        return finalStatus(response)
+    }
+
+    /// Sends `request` as a data task, showing a progress bar for long transfers; cancelling
+    /// the Swift task cancels it.
+    func fetch(_ request: URLRequest, on session: SessionManager) async -> DataResponse<Data> {
+        let bar = ProgressBar(terminal: terminal, label: "", delay: 1)
+        let response = await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<DataResponse<Data>, Never>) in
+                var report: (@Sendable (Progress) -> Void)?
+                if bar.isEnabled {
+                    report = { progress in bar.update(completed: progress.completedUnitCount, total: progress.totalUnitCount) }
+                }
+                let task = session.dataTask(with: request, serializer: PassthroughResponseSerializer(),
+                                            uploadProgress: report, downloadProgress: report) { response in
+                    continuation.resume(returning: response)
+                }
+                TaskRegistry.current.set(task)
+                task.resume()
+            }
+        } onCancel: {
+            TaskRegistry.current.cancel()
+        }
+        bar.finish()
+        return response
+    }
+
+    /// The body to print: read by the response serializer `--as` names, or formatted by its
+    /// `Content-Type`.
+    func interpret(_ data: Data, request: URLRequest, response: HTTPURLResponse) throws -> Data {
+        let renderer = BodyRenderer(pretty: pretty, toTerminal: terminal.stdoutIsTerminal)
+        let contentType = response.value(forHTTPHeaderField: "Content-Type")
+        guard let interpretation = options.interpretation else {
+            return renderer.render(data, kind: BodyRenderer.kind(of: contentType))
+        }
+        // Every status is printed; --check-status decides the exit code.
+        let anyStatus = IndexSet(integersIn: 100..<600)
+        switch interpretation {
+        case .json:
+            let serializer = JSONResponseSerializer(readingOptions: [.fragmentsAllowed], acceptableStatusCodes: anyStatus, acceptableContentTypes: nil)
+            _ = try serializer.serialize(request: request, response: response, data: data, error: nil)
+            return renderer.render(data, kind: .json)
+        case .xml:
+            return try XMLInterpretation.render(data, request: request, response: response, renderer: renderer)
+        case .string:
+            var serializer = StringResponseSerializer(acceptableStatusCodes: anyStatus)
+            serializer.emptyResponseCodes = Set(100..<600)
+            return Data(try serializer.serialize(request: request, response: response, data: data, error: nil).utf8)
+        case .data:
+            let bytes = try HTTPResponseSerializer(acceptableStatusCodes: anyStatus).serialize(request: request, response: response, data: data, error: nil)
+            return renderer.render(bytes, kind: .other)
+        }
+    }
+}
