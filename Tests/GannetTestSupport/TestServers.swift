@@ -114,14 +114,31 @@ public final class TestServers: Sendable {
 
     /// The lines of nginx's access log that contain `text`, e.g. a unique path a test requested.
     ///
-    /// nginx writes each line when it finishes a request, unbuffered, so a request the client saw
-    /// answered is already there.
-    public func accessLogLines(containing text: String) -> [String] {
-        guard let data = FileManager.default.contents(atPath: nginxAccessLog) else { return [] }
-        return String(decoding: data, as: UTF8.self)
-            .split(separator: "\n")
-            .filter { $0.contains(text) }
-            .map(String.init)
+    /// nginx writes a line when it has finished a request, which can be just after the client
+    /// already holds the response (seen in CI: a read right after the answer found nothing). So
+    /// this waits until a matching line shows up, for at most `wait` seconds, and then briefly
+    /// for more; a test that expects no line pays the whole wait, which also makes the absence
+    /// stronger.
+    public func accessLogLines(containing text: String, wait: TimeInterval = 0.5) -> [String] {
+        func read() -> [String] {
+            guard let data = FileManager.default.contents(atPath: nginxAccessLog) else { return [] }
+            return String(decoding: data, as: UTF8.self)
+                .split(separator: "\n")
+                .filter { $0.contains(text) }
+                .map(String.init)
+        }
+        let deadline = Date().addingTimeInterval(wait)
+        var lines = read()
+        while lines.isEmpty && Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.02)
+            lines = read()
+        }
+        if !lines.isEmpty {
+            // Lines of the same test's other requests may still be on their way.
+            Thread.sleep(forTimeInterval: 0.05)
+            lines = read()
+        }
+        return lines
     }
 
     /// How many connections the canary port has accepted since the servers started.
