@@ -9,12 +9,7 @@ extension SessionManager {
     /// ```
     /// - Throws: a transport `URLError`, or `GannetError` for a request that cannot be sent.
     public func data(for request: URLRequest) async throws -> (Data, HTTPURLResponse) {
-        let response = await self.response(for: request, serializer: PassthroughResponseSerializer())
-        let data = try response.result.get()
-        guard let httpResponse = response.response else {
-            throw TransportError.make(.badServerResponse, underlying: GannetError(.protocolViolation, "No HTTP response"), url: request.url)
-        }
-        return (data, httpResponse)
+        try Self.valueAndResponse(of: await response(for: request, serializer: PassthroughResponseSerializer()), request: request)
     }
 
     /// Sends `request` and returns the value `serializer` produced.
@@ -24,14 +19,30 @@ extension SessionManager {
 
     /// Sends `request` and returns the whole ``DataResponse``; failures are in its `result`.
     public func response<Serializer: ResponseSerializing>(for request: URLRequest, serializer: Serializer) async -> DataResponse<Serializer.Output> {
+        await awaitResponse { deliver in
+            makeTask(kind: .data, request: request, body: BodySource(of: request), serializer: serializer,
+                     progress: ProgressHandlers(), direct: true, completionHandler: deliver)
+        }
+    }
+
+    /// Uploads the file at `fileURL` as the body of `request`, streamed from disk.
+    public func upload(for request: URLRequest, fromFile fileURL: URL) async throws -> (Data, HTTPURLResponse) {
+        let response = await awaitResponse { deliver in
+            makeTask(kind: .upload, request: request, body: .file(fileURL), serializer: PassthroughResponseSerializer(),
+                     progress: ProgressHandlers(), direct: true, completionHandler: deliver)
+        }
+        return try Self.valueAndResponse(of: response, request: request)
+    }
+
+    /// Starts the task `make` creates and waits for its single response; cancelling the
+    /// calling Swift task cancels the transfer, even if it races the task's creation.
+    func awaitResponse<Output: Sendable>(
+        _ make: (@escaping @Sendable (DataResponse<Output>) -> Void) -> SessionTask
+    ) async -> DataResponse<Output> {
         let box = TaskBox()
         return await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<DataResponse<Serializer.Output>, Never>) in
-                let body: BodySource? = request.httpBodyStream.map(BodySource.stream) ?? request.httpBody.map(BodySource.data)
-                let task = makeTask(kind: .data, request: request, body: body, serializer: serializer,
-                                    progress: ProgressHandlers(), direct: true) { response in
-                    continuation.resume(returning: response)
-                }
+            await withCheckedContinuation { continuation in
+                let task = make { continuation.resume(returning: $0) }
                 box.set(task)
                 task.resume()
             }
@@ -40,26 +51,13 @@ extension SessionManager {
         }
     }
 
-    /// Uploads the file at `fileURL` as the body of `request`, streamed from disk.
-    public func upload(for request: URLRequest, fromFile fileURL: URL) async throws -> (Data, HTTPURLResponse) {
-        let box = TaskBox()
-        let response = await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<DataResponse<Data>, Never>) in
-                let task = makeTask(kind: .upload, request: request, body: .file(fileURL), serializer: PassthroughResponseSerializer(),
-                                    progress: ProgressHandlers(), direct: true) { response in
-                    continuation.resume(returning: response)
-                }
-                box.set(task)
-                task.resume()
-            }
-        } onCancel: {
-            box.cancel()
-        }
-        let data = try response.result.get()
+    /// The value and the `HTTPURLResponse` of a finished task, or its error.
+    static func valueAndResponse<Value>(of response: DataResponse<Value>, request: URLRequest) throws -> (Value, HTTPURLResponse) {
+        let value = try response.result.get()
         guard let httpResponse = response.response else {
             throw TransportError.make(.badServerResponse, underlying: GannetError(.protocolViolation, "No HTTP response"), url: request.url)
         }
-        return (data, httpResponse)
+        return (value, httpResponse)
     }
 }
 

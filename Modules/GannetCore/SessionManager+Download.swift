@@ -12,34 +12,19 @@ extension SessionManager {
         progress: (@Sendable (Progress) -> Void)? = nil,
         completionHandler: @escaping @Sendable (DataResponse<URL>) -> Void
     ) -> SessionTask {
-        let body: BodySource? = request.httpBodyStream.map(BodySource.stream) ?? request.httpBody.map(BodySource.data)
-        return makeTask(kind: .download, request: request, body: body, serializer: DownloadSerializer(destination: destination),
+        makeTask(kind: .download, request: request, body: BodySource(of: request), serializer: DownloadSerializer(destination: destination),
                         progress: ProgressHandlers(upload: nil, download: progress), sink: .file,
                         completionHandler: completionHandler)
     }
 
     /// Downloads the body of `request` into `fileURL` (replacing it), streamed to disk.
     public func download(for request: URLRequest, to fileURL: URL) async throws -> (URL, HTTPURLResponse) {
-        let box = TaskBox()
-        let response = await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<DataResponse<URL>, Never>) in
-                let body: BodySource? = request.httpBodyStream.map(BodySource.stream) ?? request.httpBody.map(BodySource.data)
-                let task = makeTask(kind: .download, request: request, body: body,
-                                    serializer: DownloadSerializer(destination: { _, _ in fileURL }),
-                                    progress: ProgressHandlers(), sink: .file, direct: true) { response in
-                    continuation.resume(returning: response)
-                }
-                box.set(task)
-                task.resume()
-            }
-        } onCancel: {
-            box.cancel()
+        let response = await awaitResponse { deliver in
+            makeTask(kind: .download, request: request, body: BodySource(of: request),
+                     serializer: DownloadSerializer(destination: { _, _ in fileURL }),
+                     progress: ProgressHandlers(), sink: .file, direct: true, completionHandler: deliver)
         }
-        let url = try response.result.get()
-        guard let httpResponse = response.response else {
-            throw TransportError.make(.badServerResponse, underlying: GannetError(.protocolViolation, "No HTTP response"), url: request.url)
-        }
-        return (url, httpResponse)
+        return try Self.valueAndResponse(of: response, request: request)
     }
 
     /// Sends `request` and returns as soon as the response head arrived, with the body as an
@@ -57,8 +42,7 @@ extension SessionManager {
     /// ```
     public func bytes(for request: URLRequest) async throws -> (HTTPURLResponse, AsyncThrowingStream<Data, any Error>) {
         let state = ByteStreamState()
-        let body: BodySource? = request.httpBodyStream.map(BodySource.stream) ?? request.httpBody.map(BodySource.data)
-        let task = makeTask(kind: .data, request: request, body: body, serializer: PassthroughResponseSerializer(),
+        let task = makeTask(kind: .data, request: request, body: BodySource(of: request), serializer: PassthroughResponseSerializer(),
                             progress: ProgressHandlers(), sink: .stream(state), direct: true) { _ in }
         state.task.withLock { $0 = task }
         task.resume()

@@ -105,8 +105,7 @@ public final class SessionManager: Sendable {
         downloadProgress: (@Sendable (Progress) -> Void)? = nil,
         completionHandler: @escaping @Sendable (DataResponse<Serializer.Output>) -> Void
     ) -> SessionTask {
-        let body: BodySource? = request.httpBodyStream.map(BodySource.stream) ?? request.httpBody.map(BodySource.data)
-        return makeTask(kind: .data, request: request, body: body, serializer: serializer,
+        makeTask(kind: .data, request: request, body: BodySource(of: request), serializer: serializer,
                         progress: ProgressHandlers(upload: uploadProgress, download: downloadProgress),
                         completionHandler: completionHandler)
     }

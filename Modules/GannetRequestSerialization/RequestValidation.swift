@@ -38,7 +38,7 @@ public enum RequestValidation {
     /// Whether `name` is an RFC 9110 field name: a non-empty token.
     /// https://www.rfc-editor.org/rfc/rfc9110.html#name-field-names
     public static func isValidHeaderName(_ name: String) -> Bool {
-        !name.isEmpty && name.utf8.allSatisfy(isTokenCharacter)
+        HTTPSyntax.isToken(name)
     }
 
     /// Whether `value` may be sent as a field value: no control characters other than
@@ -46,7 +46,7 @@ public enum RequestValidation {
     /// and sent as UTF-8.
     /// https://www.rfc-editor.org/rfc/rfc9110.html#name-field-values
     public static func isValidHeaderValue(_ value: String) -> Bool {
-        value.utf8.allSatisfy { $0 == 0x09 || ($0 >= 0x20 && $0 != 0x7F) }
+        HTTPSyntax.isFieldValue(value)
     }
 
     /// Whether `method` is an RFC 9110 method: a non-empty token.
@@ -85,15 +85,6 @@ public enum RequestValidation {
         }
         if let port = url.port, !(0...65535).contains(port) {
             throw invalidRequest("The URL's port \(port) is out of range", request)
-        }
-    }
-
-    private static func isTokenCharacter(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-            return true
-        default:
-            return "!#$%&'*+-.^_`|~".utf8.contains(byte)
         }
     }
 

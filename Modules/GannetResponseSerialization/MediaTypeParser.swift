@@ -73,20 +73,7 @@ enum MediaTypeParser {
         return parts
     }
 
-    /// `tchar` from RFC 9110 §5.6.2.
-    static func isTokenByte(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-             UInt8(ascii: "0")...UInt8(ascii: "9"):
-            return true
-        default:
-            return "!#$%&'*+-.^_`|~".utf8.contains(byte)
-        }
-    }
-
-    static func isToken(_ text: String) -> Bool {
-        !text.isEmpty && text.utf8.allSatisfy(isTokenByte)
-    }
+    static func isToken(_ text: String) -> Bool { HTTPSyntax.isToken(text) }
 
     static func quoted(_ value: String) -> String {
         var result = "\""
@@ -118,7 +105,7 @@ enum MediaTypeParser {
 
         mutating func token() -> String? {
             let start = index
-            while index < bytes.count, MediaTypeParser.isTokenByte(bytes[index]) { index += 1 }
+            while index < bytes.count, HTTPSyntax.isTokenByte(bytes[index]) { index += 1 }
             guard index > start else { return nil }
             return String(decoding: bytes[start..<index], as: UTF8.self)
         }

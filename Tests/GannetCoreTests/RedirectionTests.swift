@@ -247,7 +247,7 @@ extension FaultsSerialSuites {
             })
             let outcome = try await Faults.run(manager, URLRequest(url: url))
             #expect(outcome.error == nil, "\(outcome.summary)")
-            #expect(servers.accessLogLines(containing: " /echo?\(marker)").count == 1)
+            #expect(await servers.accessLogLines(containing: " /echo?\(marker)", atLeast: 1).count == 1)
             manager.invalidateAndCancel()
         }
 

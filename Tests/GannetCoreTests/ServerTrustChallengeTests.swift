@@ -30,7 +30,7 @@ struct ServerTrustChallengeTests {
         #expect(trust.host == "localhost")
         #expect(trust.port == servers.tlsEndpoint(.selfSigned).port)
         #expect(trust.certificateChain.count == 1)
-        #expect(servers.accessLogLines(containing: marker).count == 1)
+        #expect(await servers.accessLogLines(containing: marker, atLeast: 1).count == 1)
     }
 
     @Test(arguments: [TLSVariant.good, .wrongHost, .expired, .untrustedRoot, .selfSigned])
@@ -46,7 +46,7 @@ struct ServerTrustChallengeTests {
         #expect(asked.value == 1)
         if variant == .good {
             #expect(response.response?.statusCode == 200, "\(String(describing: response.error))")
-            #expect(servers.accessLogLines(containing: marker).count == 1)
+            #expect(await servers.accessLogLines(containing: marker, atLeast: 1).count == 1)
         } else {
             #expect((response.error as? URLError)?.code == .serverCertificateUntrusted)
             #expect(gannetCode(response.error) == .serverTrustRejected)

@@ -129,7 +129,7 @@ struct SessionManagerTests {
             return total
         }
         #expect(results.0 == 1000, "bad: \(results.1) e.g. \(results.2 ?? "")")
-        let echoed = servers.accessLogLines(containing: "/echo?i=").count
+        let echoed = await servers.accessLogLines(containing: "/echo?i=", atLeast: 1000).count
         #expect(echoed >= 1000)
     }
 
@@ -149,7 +149,7 @@ struct SessionManagerTests {
                 group.addTask { _ = await perform(manager, URLRequest(url: self.servers.nginxTLS.adding("/echo?\(marker)=\(index)"))) }
             }
         }
-        let lines = servers.accessLogLines(containing: marker)
+        let lines = await servers.accessLogLines(containing: marker, atLeast: 20)
         #expect(lines.count == 20)
         let connections = Set(lines.compactMap { $0.split(separator: " ").first { $0.hasPrefix("conn=") } })
         #expect(connections.count <= 2, "HTTP/2 should multiplex: \(connections)")

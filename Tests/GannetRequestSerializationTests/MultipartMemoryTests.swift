@@ -80,7 +80,7 @@ struct MultipartMemoryTests {
         print("1 GiB multipart upload: \(declared) bytes, VmRSS baseline \(baseline / 1024) KiB, peak \(peak / 1024) KiB, growth \(growth / 1024) KiB")
         #expect(response.statusCode == 200)
         #expect(String(decoding: data, as: UTF8.self) == "ok")
-        let line = try #require(servers.accessLogLines(containing: "/upload?id=\(id)").first)
+        let line = try #require(await servers.accessLogLines(containing: "/upload?id=\(id)", atLeast: 1).first)
         // "port "request line" status request-length bytes-sent …": request-length counts the body.
         let fields = line.split(separator: "\"")[2].split(separator: " ")
         #expect((Int64(fields[1]) ?? 0) > declared, "\(line)")

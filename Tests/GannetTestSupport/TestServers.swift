@@ -112,31 +112,26 @@ public final class TestServers: Sendable {
         tlsEndpoints[variant]!
     }
 
-    /// The lines of nginx's access log that contain `text`, e.g. a unique path a test requested.
-    ///
-    /// nginx writes a line when it has finished a request, which can be just after the client
-    /// already holds the response (seen in CI: a read right after the answer found nothing). So
-    /// this waits until a matching line shows up, for at most `wait` seconds, and then briefly
-    /// for more; a test that expects no line pays the whole wait, which also makes the absence
-    /// stronger.
-    public func accessLogLines(containing text: String, wait: TimeInterval = 0.5) -> [String] {
-        func read() -> [String] {
-            guard let data = FileManager.default.contents(atPath: nginxAccessLog) else { return [] }
-            return String(decoding: data, as: UTF8.self)
-                .split(separator: "\n")
-                .filter { $0.contains(text) }
-                .map(String.init)
-        }
-        let deadline = Date().addingTimeInterval(wait)
-        var lines = read()
-        while lines.isEmpty && Date() < deadline {
-            Thread.sleep(forTimeInterval: 0.02)
-            lines = read()
-        }
-        if !lines.isEmpty {
-            // Lines of the same test's other requests may still be on their way.
-            Thread.sleep(forTimeInterval: 0.05)
-            lines = read()
+    /// The lines of nginx's access log that contain `text`, e.g. a unique path a test requested,
+    /// as the log is now. Use it to prove a request did *not* arrive (after the exchange failed).
+    public func accessLogLines(containing text: String) -> [String] {
+        guard let data = FileManager.default.contents(atPath: nginxAccessLog) else { return [] }
+        return String(decoding: data, as: UTF8.self)
+            .split(separator: "\n")
+            .filter { $0.contains(text) }
+            .map(String.init)
+    }
+
+    /// The matching lines once there are at least `count` of them, or whatever there is after
+    /// `seconds`. nginx writes a line when it has finished a request, which can be just after
+    /// the client already holds the response (seen in CI), so a presence check must wait. It
+    /// waits with `Task.sleep`, never blocking one of the few cooperative threads tests run on.
+    public func accessLogLines(containing text: String, atLeast count: Int, within seconds: Double = 3) async -> [String] {
+        let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
+        var lines = accessLogLines(containing: text)
+        while lines.count < count && ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(20))
+            lines = accessLogLines(containing: text)
         }
         return lines
     }

@@ -11,6 +11,17 @@ enum BodySource: @unchecked Sendable {
     case file(URL)
     case stream(InputStream)
 
+    /// The body a request carries: its stream, else its data, else none.
+    init?(of request: URLRequest) {
+        if let stream = request.httpBodyStream {
+            self = .stream(stream)
+        } else if let data = request.httpBody {
+            self = .data(data)
+        } else {
+            return nil
+        }
+    }
+
     /// The body length when it is known up front; `nil` sends the body chunked.
     func knownLength(declared: Int64?) -> Int64? {
         switch self {

@@ -2,45 +2,17 @@
 /// curl 7.88 would put a CR/LF from a header value on the wire as written (header injection),
 /// and Foundation's `URL` accepts strings that become a different request on the wire.
 enum RequestValidation {
-    /// The characters RFC 9110 allows in a field name or a method (`token`).
-    /// https://www.rfc-editor.org/rfc/rfc9110.html#name-tokens
-    static func isToken(_ string: String) -> Bool {
-        !string.isEmpty && string.utf8.allSatisfy(isTokenByte)
-    }
-
-    static func isTokenByte(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-             UInt8(ascii: "0")...UInt8(ascii: "9"),
-             UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "%"), UInt8(ascii: "&"),
-             UInt8(ascii: "'"), UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."),
-             UInt8(ascii: "^"), UInt8(ascii: "_"), UInt8(ascii: "`"), UInt8(ascii: "|"), UInt8(ascii: "~"):
-            return true
-        default:
-            return false
-        }
-    }
-
-    /// A field value may hold visible characters, spaces and tabs, and obs-text; never CR, LF,
-    /// NUL or other controls. https://www.rfc-editor.org/rfc/rfc9110.html#name-field-values
-    static func isValidHeaderValue(_ string: String) -> Bool {
-        for byte in string.utf8 where byte < 0x20 && byte != 0x09 || byte == 0x7F {
-            return false
-        }
-        return true
-    }
-
     /// Validates method, URL and headers; throws `GannetError` naming the first problem.
     static func validate(method: String, url: URL, headers: [(String, String)]) throws {
-        guard isToken(method) else {
+        guard HTTPSyntax.isToken(method) else {
             throw GannetError(.invalidRequest, "The HTTP method \(method.debugDescription) is not a valid token", failingURL: url)
         }
         try validate(url: url)
         for (name, value) in headers {
-            guard isToken(name) else {
+            guard HTTPSyntax.isToken(name) else {
                 throw GannetError(.invalidHeader, "The header name \(name.debugDescription) contains characters not allowed in a field name", failingURL: url)
             }
-            guard isValidHeaderValue(value) else {
+            guard HTTPSyntax.isFieldValue(value) else {
                 throw GannetError(.invalidHeader, "The value of header \(name) contains CR, LF, NUL or another control character", failingURL: url)
             }
         }

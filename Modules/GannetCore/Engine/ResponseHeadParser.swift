@@ -72,7 +72,7 @@ struct ResponseHeadParser {
             throw GannetError(.protocolViolation, "The response has a header line without a colon")
         }
         let nameBytes = UnsafeBufferPointer(rebasing: line[0..<colon])
-        guard !nameBytes.isEmpty, nameBytes.allSatisfy(RequestValidation.isTokenByte) else {
+        guard !nameBytes.isEmpty, nameBytes.allSatisfy(HTTPSyntax.isTokenByte) else {
             throw GannetError(.protocolViolation, "The response has an invalid header name")
         }
         if fields.count >= limits.maximumHeaderCount {
