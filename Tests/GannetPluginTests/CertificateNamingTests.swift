@@ -20,15 +20,15 @@ struct CertificateNamingTests {
         ("证书.pem", "certificate"),
         ("UPPER.PEM", "upper"),
     ])
-    func identifierFromFileName(fileName: String, expected: String) throws {
+    func identifierFromFileName(fileName: String, expected: String) async throws {
         let certificate = try FixtureFiles.data(fileName.hasSuffix(".der") || fileName.hasSuffix(".cer") ? "root-ca.der" : "my-cert.v2.crt")
-        let (run, _) = try Embedder.run(file: fileName, contents: certificate)
+        let (run, _) = try await Embedder.run(file: fileName, contents: certificate)
         #expect(run.status == 0, "\(run.errors)")
         #expect(run.names == [expected])
     }
 
     @Test("several certificates in one file are numbered from the second on; later duplicates take their extension, then _2, _3")
-    func numberingAndDuplicates() throws {
+    func numberingAndDuplicates() async throws {
         let target = try TemporaryDirectory()
         let chain = try FixtureFiles.data("chain.pem")
         let single = try FixtureFiles.data("my-cert.v2.crt")
@@ -40,7 +40,7 @@ struct CertificateNamingTests {
             target.write("chain2.pem", single),
             target.write("chain.pem", chain),
         ]
-        let run = try Embedder.run(root: target.url, files: files)
+        let run = try await Embedder.run(root: target.url, files: files)
         #expect(run.status == 0, "\(run.errors)")
         // Path order: chain.pem, chain2.pem, root-ca.der, root-ca.pem, root.ca.pem, root_ca.pem.
         #expect(run.names == ["chain", "chain2", "chain2Pem", "rootCa", "rootCaPem", "rootCaPem2", "rootCaPem_2", "rootCaPem_3"])
@@ -48,13 +48,13 @@ struct CertificateNamingTests {
     }
 
     @Test("every generated name is a valid identifier that is not a keyword")
-    func namesAreIdentifiers() throws {
+    func namesAreIdentifiers() async throws {
         let target = try TemporaryDirectory()
         let chain = try FixtureFiles.data("chain.pem")
         let files = try ["in.pem", "for.pem", "1.pem", "-.pem", "a b c.pem", "x.y.z.pem", "CON.PEM", "ünïcödé.pem", "_.pem"].map {
             try target.write($0, chain)
         }
-        let run = try Embedder.run(root: target.url, files: files)
+        let run = try await Embedder.run(root: target.url, files: files)
         #expect(run.status == 0, "\(run.errors)")
         #expect(run.names.count == 2 * files.count)
         for name in run.names {

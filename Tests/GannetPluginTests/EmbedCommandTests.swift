@@ -10,14 +10,14 @@ struct EmbedCommandTests {
         (["--public", "--output", "o", "--root", "r"], "error: unknown option --public\n"),
         (["x.pem"], "error: usage: GannetCertificateEmbedder --output FILE --root DIR [--swift-source FILE ...] [--] CERTIFICATE ...\n"),
     ])
-    func argumentMistakes(arguments: [String], message: String) throws {
-        let run = try Embedder.run(root: URL(fileURLWithPath: "/"), files: [], arguments: arguments)
+    func argumentMistakes(arguments: [String], message: String) async throws {
+        let run = try await Embedder.run(root: URL(fileURLWithPath: "/"), files: [], arguments: arguments)
         #expect(run.status == 1)
         #expect(run.errors == message)
     }
 
     @Test("files are ordered by their path under the root, byte order, and described by it")
-    func orderAndComments() throws {
+    func orderAndComments() async throws {
         let target = try TemporaryDirectory()
         let files = try [
             target.write("b/z.pem", try FixtureFiles.data("my-cert.v2.crt")),
@@ -25,7 +25,7 @@ struct EmbedCommandTests {
             target.write("B.cer", try FixtureFiles.data("nested/2024-ec.cer")),
             target.write("--odd.pem", try FixtureFiles.data("my-cert.v2.crt")),
         ]
-        let run = try Embedder.run(root: target.url, files: files)
+        let run = try await Embedder.run(root: target.url, files: files)
         #expect(run.status == 0, "\(run.errors)")
         let source = try #require(run.source)
         #expect(run.names == ["odd", "b", "a", "z"])
@@ -37,25 +37,25 @@ struct EmbedCommandTests {
     }
 
     @Test("no certificate files give an empty `all`")
-    func noCertificates() throws {
+    func noCertificates() async throws {
         let target = try TemporaryDirectory()
-        let run = try Embedder.run(root: target.url, files: [])
+        let run = try await Embedder.run(root: target.url, files: [])
         #expect(run.status == 0)
         #expect(run.names.isEmpty)
         #expect(run.source?.contains("    static let all: [Data] = []\n}") == true)
     }
 
     @Test("the output is rewritten only when its text changes")
-    func writesOnlyOnChange() throws {
+    func writesOnlyOnChange() async throws {
         let target = try TemporaryDirectory()
         let certificate = try target.write("c.pem", try FixtureFiles.data("my-cert.v2.crt"))
         let output = target.url.appending(path: "gen/EmbeddedCertificates.swift")
-        #expect(try Embedder.run(root: target.url, files: [certificate], output: output).status == 0)
+        #expect(try await Embedder.run(root: target.url, files: [certificate], output: output).status == 0)
         let first = try fileNumber(output)
-        #expect(try Embedder.run(root: target.url, files: [certificate], output: output).status == 0)
+        #expect(try await Embedder.run(root: target.url, files: [certificate], output: output).status == 0)
         #expect(try fileNumber(output) == first)
         try target.write("c.pem", try FixtureFiles.data("chain.pem"))
-        let changed = try Embedder.run(root: target.url, files: [certificate], output: output)
+        let changed = try await Embedder.run(root: target.url, files: [certificate], output: output)
         #expect(try fileNumber(output) != first)
         #expect(changed.names == ["c", "c2"])
     }
@@ -68,16 +68,16 @@ struct EmbedCommandTests {
         ("public import Foundation\npublic func first() -> Data? { EmbeddedCertificates.all.first }\n",
          ["-enable-upcoming-feature", "InternalImportsByDefault"]),
     ])
-    func generatedSourceCompiles(companion: String, flags: [String]) throws {
+    func generatedSourceCompiles(companion: String, flags: [String]) async throws {
         let target = try TemporaryDirectory()
         let module = try target.write("Module.swift", companion)
         let generated = target.url.appending(path: "EmbeddedCertificates.swift")
         let files = try ["chain.pem", "my-cert.v2.crt", "nested/2024-ec.cer", "root-ca.der", "root-ca.pem"].map {
             try target.write("Certs/" + $0, try FixtureFiles.data($0))
         }
-        let run = try Embedder.run(root: target.url, files: files, swiftSources: [module], output: generated)
+        let run = try await Embedder.run(root: target.url, files: files, swiftSources: [module], output: generated)
         #expect(run.status == 0, "\(run.errors)")
-        let compiled = try CommandLineTool.run(
+        let compiled = try await CommandLineTool.run(
             "swiftc",
             ["-typecheck", "-swift-version", "6", "-parse-as-library", "-module-name", "Embedding"] + flags
                 + [generated.path(percentEncoded: false), module.path(percentEncoded: false)]
@@ -86,7 +86,7 @@ struct EmbedCommandTests {
     }
 
     @Test("both plugins find certificate files with the same code")
-    func pluginCopiesAgree() throws {
+    func pluginCopiesAgree() async throws {
         let plugins = FixtureFiles.targetDirectory.appending(path: "../../Plugins").standardizedFileURL
         let embed = try Data(contentsOf: plugins.appending(path: "GannetEmbedCertificates/CertificateFiles.swift"))
         let pins = try Data(contentsOf: plugins.appending(path: "GannetPins/CertificateFiles.swift"))

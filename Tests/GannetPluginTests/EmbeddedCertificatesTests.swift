@@ -6,8 +6,8 @@ import Testing
 @Suite("EmbeddedCertificates generated for this target")
 struct EmbeddedCertificatesTests {
     @Test("every certificate of every fixture file is embedded, as openssl's DER, in path order")
-    func everyFixtureIsEmbeddedInPathOrder() throws {
-        let expected = try Self.certificatesByOpenSSL()
+    func everyFixtureIsEmbeddedInPathOrder() async throws {
+        let expected = try await Self.certificatesByOpenSSL()
         #expect(expected.files == ["Fixtures/chain.pem", "Fixtures/my-cert.v2.crt", "Fixtures/nested/2024-ec.cer",
                                     "Fixtures/root-ca.der", "Fixtures/root-ca.pem"])
         #expect(expected.certificates.count == 6)
@@ -23,16 +23,16 @@ struct EmbeddedCertificatesTests {
     }
 
     @Test("each name holds the certificate its file name promises")
-    func subjectsBehindTheNames() throws {
-        #expect(try CommandLineTool.subject(ofDER: EmbeddedCertificates.chain) == "subject=CN=leaf.gannet.test,O=Gannet")
-        #expect(try CommandLineTool.subject(ofDER: EmbeddedCertificates.chain2) == "subject=CN=Gannet Plugin Test Root CA,O=Gannet")
-        #expect(try CommandLineTool.subject(ofDER: EmbeddedCertificates.myCertV2) == "subject=CN=my-cert.gannet.test,O=Gannet")
-        #expect(try CommandLineTool.subject(ofDER: EmbeddedCertificates.cert2024Ec) == "subject=CN=2024.gannet.test,O=Gannet")
-        #expect(try CommandLineTool.subject(ofDER: EmbeddedCertificates.rootCa) == "subject=CN=Gannet Plugin Test Root CA,O=Gannet")
+    func subjectsBehindTheNames() async throws {
+        #expect(try await CommandLineTool.subject(ofDER: EmbeddedCertificates.chain) == "subject=CN=leaf.gannet.test,O=Gannet")
+        #expect(try await CommandLineTool.subject(ofDER: EmbeddedCertificates.chain2) == "subject=CN=Gannet Plugin Test Root CA,O=Gannet")
+        #expect(try await CommandLineTool.subject(ofDER: EmbeddedCertificates.myCertV2) == "subject=CN=my-cert.gannet.test,O=Gannet")
+        #expect(try await CommandLineTool.subject(ofDER: EmbeddedCertificates.cert2024Ec) == "subject=CN=2024.gannet.test,O=Gannet")
+        #expect(try await CommandLineTool.subject(ofDER: EmbeddedCertificates.rootCa) == "subject=CN=Gannet Plugin Test Root CA,O=Gannet")
     }
 
     @Test("a DER file is embedded byte for byte, and its PEM twin decodes to the same bytes")
-    func derFilesAreEmbeddedVerbatim() throws {
+    func derFilesAreEmbeddedVerbatim() async throws {
         let der = try FixtureFiles.data("root-ca.der")
         #expect(EmbeddedCertificates.rootCa == der)
         #expect(EmbeddedCertificates.rootCaPem == der)
@@ -42,7 +42,7 @@ struct EmbeddedCertificatesTests {
 
     /// The fixtures' certificates in the documented order, decoded by openssl: files sorted by
     /// their path relative to the target directory (byte order), certificates in file order.
-    static func certificatesByOpenSSL() throws -> (files: [String], certificates: [Data]) {
+    static func certificatesByOpenSSL() async throws -> (files: [String], certificates: [Data]) {
         let root = FixtureFiles.targetDirectory.path(percentEncoded: false)
         let walker = try #require(FileManager.default.enumerator(atPath: FixtureFiles.directory.path(percentEncoded: false)))
         let files = walker.compactMap { $0 as? String }
@@ -55,9 +55,9 @@ struct EmbeddedCertificatesTests {
             let text = String(decoding: try Data(contentsOf: url), as: UTF8.self)
             let blocks = Self.pemCertificateBlocks(text)
             if blocks.isEmpty {
-                certificates.append(try CommandLineTool.derOfCertificate(derFile: url))
+                certificates.append(try await CommandLineTool.derOfCertificate(derFile: url))
             } else {
-                certificates += try blocks.map(CommandLineTool.derOfCertificate(pemText:))
+                for block in blocks { certificates.append(try await CommandLineTool.derOfCertificate(pemText: block)) }
             }
         }
         return (files, certificates)

@@ -47,7 +47,7 @@ enum Embedder {
         swiftSources: [URL] = [],
         output: URL? = nil,
         arguments extra: [String]? = nil
-    ) throws -> Run {
+    ) async throws -> Run {
         let scratch = try TemporaryDirectory()
         let output = output ?? scratch.url.appending(path: "EmbeddedCertificates.swift")
         var arguments = ["--output", output.path(percentEncoded: false), "--root", root.path(percentEncoded: false)]
@@ -55,15 +55,15 @@ enum Embedder {
             arguments += ["--swift-source", source.path(percentEncoded: false)]
         }
         arguments += ["--"] + files.map { $0.path(percentEncoded: false) }
-        let outcome = try CommandLineTool.execute(try executable(), extra ?? arguments)
+        let outcome = try await CommandLineTool.execute(try executable(), extra ?? arguments)
         let source = try? String(contentsOf: output, encoding: .utf8)
         return Run(status: outcome.status, errors: outcome.errors, source: source)
     }
 
     /// Runs the tool on one file with `contents`, named `name`, in a fresh target directory.
-    static func run(file name: String, contents: Data) throws -> (run: Run, path: String) {
+    static func run(file name: String, contents: Data) async throws -> (run: Run, path: String) {
         let target = try TemporaryDirectory()
         let file = try target.write(name, contents)
-        return (try run(root: target.url, files: [file]), file.path(percentEncoded: false))
+        return (try await run(root: target.url, files: [file]), file.path(percentEncoded: false))
     }
 }

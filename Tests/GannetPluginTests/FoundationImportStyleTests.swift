@@ -14,8 +14,8 @@ struct FoundationImportStyleTests {
         "internal import FoundationEssentials",
         "",
     ])
-    func plain(source: String) throws {
-        #expect(try importLine(besides: source) == "import Foundation")
+    func plain(source: String) async throws {
+        #expect(try await importLine(besides: source) == "import Foundation")
     }
 
     @Test("any access-level import of Foundation makes it `internal import`", arguments: [
@@ -28,15 +28,15 @@ struct FoundationImportStyleTests {
         "internal import struct Foundation.Data",
         "public import Foundation.NSString",
     ])
-    func explicit(source: String) throws {
-        #expect(try importLine(besides: "struct A {}\n" + source) == "internal import Foundation")
+    func explicit(source: String) async throws {
+        #expect(try await importLine(besides: "struct A {}\n" + source) == "internal import Foundation")
     }
 
-    private func importLine(besides source: String) throws -> String? {
+    private func importLine(besides source: String) async throws -> String? {
         let target = try TemporaryDirectory()
         let other = try target.write("Other.swift", "import Dispatch\n")
         let module = try target.write("Module.swift", source)
-        let run = try Embedder.run(root: target.url, files: [], swiftSources: [other, module])
+        let run = try await Embedder.run(root: target.url, files: [], swiftSources: [other, module])
         #expect(run.status == 0, "\(run.errors)")
         return run.importLine
     }

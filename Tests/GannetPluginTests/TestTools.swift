@@ -29,9 +29,21 @@ enum CommandLineTool {
         var errors: String
     }
 
-    /// Runs `executable` to its end. Standard error goes to a file so that neither pipe can
-    /// fill up while the other is read.
-    static func execute(_ executable: URL, _ arguments: [String]) throws -> Outcome {
+    /// Runs `executable` to its end on a Dispatch thread. Standard error goes to a file so that
+    /// neither pipe can fill up while the other is read.
+    ///
+    /// Never wait for a process on Swift's cooperative pool: it has one thread per core (two
+    /// here) for every test of the process, and a `swiftc` run holds its thread for seconds, so
+    /// two of them stalled every other test, timers included, for as long.
+    static func execute(_ executable: URL, _ arguments: [String]) async throws -> Outcome {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(with: Result { try executeBlocking(executable, arguments) })
+            }
+        }
+    }
+
+    private static func executeBlocking(_ executable: URL, _ arguments: [String]) throws -> Outcome {
         let scratch = try TemporaryDirectory()
         let errorsURL = try scratch.write("stderr", Data())
         let errorsHandle = try FileHandle(forWritingTo: errorsURL)
@@ -53,8 +65,8 @@ enum CommandLineTool {
 
     /// Runs `name` found on the PATH; throws with its standard error when it exits non-zero.
     @discardableResult
-    static func run(_ name: String, _ arguments: [String]) throws -> (output: Data, errors: String) {
-        let outcome = try execute(URL(fileURLWithPath: "/usr/bin/env"), [name] + arguments)
+    static func run(_ name: String, _ arguments: [String]) async throws -> (output: Data, errors: String) {
+        let outcome = try await execute(URL(fileURLWithPath: "/usr/bin/env"), [name] + arguments)
         guard outcome.status == 0 else {
             throw Failure(description: "\(name) \(arguments.joined(separator: " ")) exited with \(outcome.status): \(outcome.errors)")
         }
@@ -62,21 +74,21 @@ enum CommandLineTool {
     }
 
     /// `openssl x509 -outform der` of a file, or of the first certificate in PEM text.
-    static func derOfCertificate(pemText: String) throws -> Data {
+    static func derOfCertificate(pemText: String) async throws -> Data {
         let scratch = try TemporaryDirectory()
         let input = try scratch.write("in.pem", Data(pemText.utf8))
-        return try run("openssl", ["x509", "-in", input.path(percentEncoded: false), "-outform", "der"]).output
+        return try await run("openssl", ["x509", "-in", input.path(percentEncoded: false), "-outform", "der"]).output
     }
 
-    static func derOfCertificate(derFile: URL) throws -> Data {
-        try run("openssl", ["x509", "-inform", "der", "-in", derFile.path(percentEncoded: false), "-outform", "der"]).output
+    static func derOfCertificate(derFile: URL) async throws -> Data {
+        try await run("openssl", ["x509", "-inform", "der", "-in", derFile.path(percentEncoded: false), "-outform", "der"]).output
     }
 
     /// The subject of a DER certificate, one-line RFC 2253 form (`CN=...,O=Gannet`).
-    static func subject(ofDER der: Data) throws -> String {
+    static func subject(ofDER der: Data) async throws -> String {
         let scratch = try TemporaryDirectory()
         let input = try scratch.write("cert.der", der)
-        let output = try run(
+        let output = try await run(
             "openssl",
             ["x509", "-inform", "der", "-in", input.path(percentEncoded: false), "-noout", "-subject", "-nameopt", "RFC2253"]
         ).output

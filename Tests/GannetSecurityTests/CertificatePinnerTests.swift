@@ -4,8 +4,14 @@ import Testing
 
 @Suite("CertificatePinner")
 struct CertificatePinnerTests {
-    let rootPin = Fixtures.certificate("root").publicKeyPin.description
-    let wrongPin = Fixtures.certificate("otherRoot").publicKeyPin.description
+    let rootPin: String
+    let wrongPin: String
+
+    init() async {
+        await TestPKI.prepare()
+        rootPin = Fixtures.certificate("root").publicKeyPin.description
+        wrongPin = Fixtures.certificate("otherRoot").publicKeyPin.description
+    }
 
     @Test("Unpinned hosts are validated but not pinned; pinned hosts must match")
     func perHost() throws {

@@ -6,7 +6,12 @@ import Testing
 /// mismatched key is a clear error instead of a failed handshake.
 @Suite("Client identities for mutual TLS")
 struct ClientIdentityTests {
-    let pki = TestPKI.shared
+    let pki: TestPKI
+
+    init() async {
+        await TestPKI.prepare()
+        pki = TestPKI.shared
+    }
 
     private func code(_ body: () throws(ClientIdentityError) -> ClientIdentity) -> ClientIdentityError.Code? {
         do {

@@ -4,6 +4,10 @@ import Testing
 
 @Suite("Composing evaluators")
 struct CompositionTests {
+    init() async {
+        await TestPKI.prepare()
+    }
+
     @Test("A composite trusts only when every member does, and reports the first refusal")
     func composite() throws {
         let composite = CompositeTrustEvaluator([

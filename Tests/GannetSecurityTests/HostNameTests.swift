@@ -6,7 +6,12 @@ import Testing
 /// wildcards, `X509_check_ip_asc`).
 @Suite("Host name and IP address checks")
 struct HostNameTests {
-    let evaluator = DefaultTrustEvaluator(trustStore: Fixtures.testCA)
+    let evaluator: DefaultTrustEvaluator
+
+    init() async {
+        await TestPKI.prepare()
+        evaluator = DefaultTrustEvaluator(trustStore: Fixtures.testCA)
+    }
 
     @Test("Host names and addresses the leaf names are accepted",
           arguments: [("good", "localhost"), ("good", "LOCALHOST"), ("good", "localhost."), ("good", "127.0.0.1"),

@@ -6,7 +6,12 @@ import Testing
 /// made from the test CA's database (no server: the end-to-end suite puts it in a handshake).
 @Suite("OCSP stapling evaluator")
 struct OCSPStaplingEvaluatorTests {
-    let pki = TestPKI.shared
+    let pki: TestPKI
+
+    init() async {
+        await TestPKI.prepare()
+        pki = TestPKI.shared
+    }
 
     private func response(_ name: String) throws -> Data {
         try Data(contentsOf: URL(fileURLWithPath: pki.file(name)))

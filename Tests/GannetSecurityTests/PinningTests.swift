@@ -4,6 +4,10 @@ import Testing
 
 @Suite("Public-key pins, pin sets and host patterns")
 struct PinningTests {
+    init() async {
+        await TestPKI.prepare()
+    }
+
     @Test("A pin round-trips through its sha256/BASE64 text")
     func pinText() throws {
         let certificate = Fixtures.certificate("good")

@@ -20,6 +20,15 @@ struct SecurityCasesTests {
     static let intermediate = Fixtures.certificate("intermediate")
     static let leaf = Fixtures.certificate("good")
 
+    init() async { await TestPKI.prepare() }
+
+    /// The configurations, once the certificates exist (test arguments are built before any
+    /// suite initializer runs).
+    static func preparedConfigurations() async -> [Configuration] {
+        await TestPKI.prepare()
+        return configurations
+    }
+
     static let configurations: [Configuration] = {
         var all: [Configuration] = [
             Configuration(name: "SecurityPolicy none", evaluator: Fixtures.policy(.none)),
@@ -54,7 +63,7 @@ struct SecurityCasesTests {
         return all
     }()
 
-    @Test("7: every configuration trusts a valid chain from the caller's test CA", arguments: configurations)
+    @Test("7: every configuration trusts a valid chain from the caller's test CA", arguments: await preparedConfigurations())
     func validChainIsTrusted(configuration: Configuration) {
         #expect(configuration.evaluator.outcome(Fixtures.good) == .trusted)
         // The leaf also names 127.0.0.1 and ::1 in its subject alternative names.
@@ -62,7 +71,7 @@ struct SecurityCasesTests {
                 || configuration.name.contains("Pinner") || configuration.name.contains("Manager"))
     }
 
-    @Test("1: a valid chain for another host name is refused, also when pinned", arguments: configurations)
+    @Test("1: a valid chain for another host name is refused, also when pinned", arguments: await preparedConfigurations())
     func wrongHost(configuration: Configuration) {
         let outcome = configuration.evaluator.outcome(Fixtures.wrongHost)
         if configuration.pinsAreAnchors && configuration.name.hasSuffix("good") {
@@ -84,13 +93,13 @@ struct SecurityCasesTests {
         #expect(pinned.outcome(Fixtures.wrongHost) == .rejected(.hostMismatch))
     }
 
-    @Test("2: a self-signed leaf is refused", arguments: configurations)
+    @Test("2: a self-signed leaf is refused", arguments: await preparedConfigurations())
     func selfSigned(configuration: Configuration) {
         let expected: ServerTrustError.Code = configuration.pinsAreAnchors ? .pinMismatch : .untrustedRoot
         #expect(configuration.evaluator.outcome(Fixtures.selfSigned) == .rejected(expected))
     }
 
-    @Test("3: an expired leaf whose key matches the pin is refused", arguments: configurations)
+    @Test("3: an expired leaf whose key matches the pin is refused", arguments: await preparedConfigurations())
     func expired(configuration: Configuration) {
         if configuration.pinsAreAnchors && configuration.name.hasSuffix("good") {
             // Pinning the good certificate pins that certificate, not its key: the renewed
@@ -124,7 +133,7 @@ struct SecurityCasesTests {
         #expect(unpinned.outcome(Fixtures.expired) == .trusted)
     }
 
-    @Test("4: an untrusted root is refused before any pin is looked at", arguments: configurations)
+    @Test("4: an untrusted root is refused before any pin is looked at", arguments: await preparedConfigurations())
     func untrustedRoot(configuration: Configuration) {
         let expected: ServerTrustError.Code = configuration.pinsAreAnchors ? .pinMismatch : .untrustedRoot
         #expect(configuration.evaluator.outcome(Fixtures.untrustedRoot) == .rejected(expected))
@@ -143,7 +152,7 @@ struct SecurityCasesTests {
     }
 
     @Test("5: a valid chain with a wrong pin lists the pins the verified chain presented")
-    func wrongPinListsPresentedPins() throws {
+    func wrongPinListsPresentedPins() async throws {
         let pki = TestPKI.shared
         let other = Fixtures.certificate("otherRoot")
         let evaluators: [any ServerTrustEvaluating] = [
@@ -152,9 +161,9 @@ struct SecurityCasesTests {
             try PublicKeysTrustEvaluator(certificates: [other], trustStore: Fixtures.testCA),
             try CertificatePinner(["**.localhost": [other.publicKeyPin.description]], trustStore: Fixtures.testCA),
         ]
-        let leafPin = try pki.opensslPin("good")
-        let intermediatePin = try pki.opensslPin("intermediate")
-        let rootPin = try pki.opensslPin("root")
+        let leafPin = try await pki.opensslPin("good")
+        let intermediatePin = try await pki.opensslPin("intermediate")
+        let rootPin = try await pki.opensslPin("root")
         for evaluator in evaluators {
             let error = try #require(evaluator.trustError(Fixtures.good))
             #expect(error.code == .pinMismatch)
@@ -175,7 +184,7 @@ struct SecurityCasesTests {
         #expect(error.presentedChain.map(\.subjectSummary) == ["CN=localhost", "CN=Gannet Test Intermediate"])
     }
 
-    @Test("6: a leaf used as an issuer is refused", arguments: configurations)
+    @Test("6: a leaf used as an issuer is refused", arguments: await preparedConfigurations())
     func leafAsIssuer(configuration: Configuration) throws {
         let error = try #require(configuration.evaluator.trustError(Fixtures.leafAsIssuer))
         if configuration.pinsAreAnchors && !configuration.name.hasSuffix("root") && !configuration.name.hasSuffix("intermediate") {
@@ -188,7 +197,7 @@ struct SecurityCasesTests {
         }
     }
 
-    @Test("6: a path length limit exceeded is refused", arguments: configurations)
+    @Test("6: a path length limit exceeded is refused", arguments: await preparedConfigurations())
     func pathLength(configuration: Configuration) throws {
         let error = try #require(configuration.evaluator.trustError(Fixtures.pathTooLong))
         if configuration.pinsAreAnchors && configuration.name.hasSuffix("good") {

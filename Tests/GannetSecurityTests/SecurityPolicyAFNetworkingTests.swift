@@ -7,7 +7,12 @@ import Testing
 /// `wildcard` + `intermediate` for another site's valid chain (ADN in AFNetworking).
 @Suite("SecurityPolicy: AFNetworking's policy table")
 struct SecurityPolicyAFNetworkingTests {
-    let otherServer = Fixtures.trust("wildcard", "intermediate", host: "a.gannet.test")
+    let otherServer: ServerTrust
+
+    init() async {
+        await TestPKI.prepare()
+        otherServer = Fixtures.trust("wildcard", "intermediate", host: "a.gannet.test")
+    }
 
     private func evaluate(_ policy: SecurityPolicy, _ trust: ServerTrust, forDomain domain: String?) -> Bool {
         policy.evaluate(trust, forDomain: domain)

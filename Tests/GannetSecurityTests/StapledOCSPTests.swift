@@ -5,8 +5,14 @@ import Testing
 /// Stapled OCSP responses made by `openssl ocsp` from the test CA's database.
 @Suite("Stapled OCSP responses")
 struct StapledOCSPTests {
-    let pki = TestPKI.shared
-    let verifier = StapledOCSPVerifier(trustStore: Fixtures.testCA)
+    let pki: TestPKI
+    let verifier: StapledOCSPVerifier
+
+    init() async {
+        await TestPKI.prepare()
+        pki = TestPKI.shared
+        verifier = StapledOCSPVerifier(trustStore: Fixtures.testCA)
+    }
 
     private func chain(_ trust: ServerTrust) throws -> [Certificate] {
         try DefaultTrustEvaluator(trustStore: Fixtures.testCA).verifiedChain(for: trust)

@@ -4,14 +4,18 @@ import Testing
 
 @Suite("Trust stores and error mapping")
 struct TrustStoreTests {
+    init() async {
+        await TestPKI.prepare()
+    }
+
     @Test("A CA file, a hashed CA directory and explicit certificates anchor the chain")
-    func stores() throws {
+    func stores() async throws {
         let pki = TestPKI.shared
         let directory = pki.directory.appendingPathComponent("hashed-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         try FileManager.default.copyItem(atPath: pki.pem("root"), toPath: directory.appendingPathComponent("root.pem").path)
-        try pki.openssl(["rehash", directory.path])
+        try await pki.opensslOffPool(["rehash", directory.path])
         for store in [try TrustStore.caFile(pki.file("ca-bundle.pem")), try TrustStore.caDirectory(directory.path),
                       try TrustStore.certificates([Fixtures.certificate("root")])] {
             #expect(DefaultTrustEvaluator(trustStore: store).outcome(Fixtures.good) == .trusted)

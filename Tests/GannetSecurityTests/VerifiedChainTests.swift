@@ -7,9 +7,15 @@ import Testing
 @Suite("Pins match the verified chain only")
 struct VerifiedChainTests {
     /// A self-signed localhost leaf that travels with the genuine intermediate and root.
-    let forgedWithRealCAs = Fixtures.trust("selfSigned", "intermediate", "root")
+    let forgedWithRealCAs: ServerTrust
     /// A leaf from an unrelated root, with the genuine intermediate and root appended.
-    let foreignWithRealCAs = Fixtures.trust("untrusted", "intermediate", "root")
+    let foreignWithRealCAs: ServerTrust
+
+    init() async {
+        await TestPKI.prepare()
+        forgedWithRealCAs = Fixtures.trust("selfSigned", "intermediate", "root")
+        foreignWithRealCAs = Fixtures.trust("untrusted", "intermediate", "root")
+    }
 
     @Test("Public-key pinning of a CA does not match a forged leaf that carries the CA along",
           arguments: ["intermediate", "root"])

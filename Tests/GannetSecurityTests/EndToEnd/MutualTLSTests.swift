@@ -7,6 +7,10 @@ import Testing
 /// nginx endpoint that requires one.
 @Suite("End to end: mutual TLS")
 struct MutualTLSTests {
+    init() async {
+        await TestPKI.prepare()
+    }
+
     private func get(with clientCertificate: SessionConfiguration.ClientCertificate?) async throws -> (Handshake, [String]) {
         let servers = try EndToEnd.servers()
         let manager = EndToEnd.manager(DefaultTrustEvaluator(trustStore: try EndToEnd.testCA())) {

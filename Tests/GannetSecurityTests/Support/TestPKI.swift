@@ -7,9 +7,29 @@ import Foundation
 /// and leaves for each trust case, plus an unrelated "untrusted" root and a few oddities
 /// (a leaf used as an issuer, a CA below a `pathlen:0` intermediate, self-signed leaves).
 final class TestPKI: Sendable {
-    static let shared: TestPKI = {
+    /// The certificates of this process. Suites `await` ``prepare()`` in their initializer
+    /// first, so that this never generates on a thread of Swift's cooperative pool.
+    static var shared: TestPKI { generated }
+
+    private static let generated: TestPKI = {
         do { return try TestPKI() } catch { fatalError("Cannot generate test certificates: \(error)") }
     }()
+
+    /// Generates the certificates on a Dispatch thread, once, and returns when they exist.
+    ///
+    /// Generation runs about a hundred `openssl` processes: seconds on a loaded machine. The
+    /// cooperative pool that runs every test of the process has one thread per core (two here),
+    /// and a `static let` initializer blocks every other thread that reaches it, so generating
+    /// there stalled unrelated tests, their timers included, for the whole generation (a
+    /// cancellation test's 300 ms wait became 10 s under `scripts/test.sh`).
+    static func prepare() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            DispatchQueue.global().async {
+                _ = generated
+                continuation.resume()
+            }
+        }
+    }
 
     let directory: URL
     /// Validity windows chosen at generation, so tests compare against inputs, not constants.
@@ -29,7 +49,7 @@ final class TestPKI: Sendable {
         validUntil = validFrom.addingTimeInterval(400 * 86_400)
         try generate()
         // Swift Testing has no process-wide teardown; the generated keys go when the process does.
-        atexit { try? FileManager.default.removeItem(at: TestPKI.shared.directory) }
+        atexit { try? FileManager.default.removeItem(at: TestPKI.generated.directory) }
     }
 
     // MARK: Paths
@@ -241,11 +261,22 @@ final class TestPKI: Sendable {
         try run("/usr/bin/env", ["openssl"] + arguments, input: input)
     }
 
+    /// Runs `openssl` on a Dispatch thread, for test bodies (see ``prepare()`` for why a test
+    /// must not wait for a process on the cooperative pool).
+    @discardableResult
+    func opensslOffPool(_ arguments: [String], input: Data? = nil) async throws -> Data {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(with: Result { try self.openssl(arguments, input: input) })
+            }
+        }
+    }
+
     /// The pin of a certificate computed by the openssl tool alone, as an independent oracle.
-    func opensslPin(_ name: String) throws -> String {
-        let publicKey = try openssl(["x509", "-in", pem(name), "-pubkey", "-noout"])
-        let spki = try openssl(["pkey", "-pubin", "-outform", "DER"], input: publicKey)
-        let digest = try openssl(["dgst", "-sha256", "-binary"], input: spki)
+    func opensslPin(_ name: String) async throws -> String {
+        let publicKey = try await opensslOffPool(["x509", "-in", pem(name), "-pubkey", "-noout"])
+        let spki = try await opensslOffPool(["pkey", "-pubin", "-outform", "DER"], input: publicKey)
+        let digest = try await opensslOffPool(["dgst", "-sha256", "-binary"], input: spki)
         return "sha256/" + digest.base64EncodedString()
     }
 
