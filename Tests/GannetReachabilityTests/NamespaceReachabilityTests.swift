@@ -15,8 +15,8 @@ struct NamespaceReachabilityTests {
 
     @Test(
         "Carrier loss, link down and route changes show not reachable then reachable within a second",
-        .enabled("skipped: not root (creating network namespaces needs CAP_SYS_ADMIN)") { geteuid() == 0 },
-        .enabled("skipped: no iproute2 (`ip` not found; scripts/install-deps.sh installs it)") { IPRoute.executable != nil }
+        .enabled("not root (creating network namespaces needs CAP_SYS_ADMIN)") { geteuid() == 0 },
+        .enabled("no iproute2 (`ip` not found; scripts/install-deps.sh installs it)") { IPRoute.executable != nil }
     )
     func linkAndRouteTransitions() async throws {
         let namespaces = try TestNamespaces()
