@@ -12,6 +12,7 @@ public struct ReachabilityError: Error, Sendable, Equatable, CustomStringConvert
         /// A short identifier, stable across releases.
         public let name: String
         init(_ name: String) { self.name = name }
+        /// The identifier, as ``name``.
         public var description: String { name }
 
         /// A host name that is empty, too long or holds characters no host name has.
@@ -43,9 +44,11 @@ public struct ReachabilityError: Error, Sendable, Equatable, CustomStringConvert
         self.systemError = systemError
     }
 
+    /// The message.
     public var description: String { message }
 }
 
 extension ReachabilityError: LocalizedError {
+    /// The message, for `localizedDescription`.
     public var errorDescription: String? { description }
 }

@@ -22,26 +22,30 @@ struct NamespaceReachabilityTests {
         let namespaces = try TestNamespaces()
         defer { namespaces.delete() }
         let (m, p) = (namespaces.monitored, namespaces.peer)
-        let monitor = try MonitorProcess(namespace: m, targets: ["peer=address:\(Self.peer)", "any=any"])
+        let monitor = try MonitorProcess(namespace: m, targets: [
+            "peer=address:\(Self.peer)", "any=any", "host=domain:\(TestNamespaces.peerHostName)",
+        ])
         defer { monitor.stop() }
 
-        // Both start reachable: a connected route to the peer, and a default route through it.
+        // All start reachable: a connected route to the peer, a default route through it, and
+        // the peer's name (from the namespace's own /etc/hosts, so resolving sends nothing).
         _ = try await monitor.line("peer", "Reachable via Ethernet", after: 0)
         _ = try await monitor.line("any", "Reachable via Ethernet", after: 0)
+        _ = try await monitor.line("host", "Reachable via Ethernet", after: 0)
 
         // 1. The peer's end goes down: vA keeps its routes but loses carrier (RTM_NEWLINK only).
-        try await expectTransition(monitor, labels: ["peer", "any"], to: "Not Reachable", "carrier lost") {
+        try await expectTransition(monitor, labels: ["peer", "any", "host"], to: "Not Reachable", "carrier lost") {
             try IPRoute.run("-n", p, "link", "set", "vB", "down")
         }
-        try await expectTransition(monitor, labels: ["peer", "any"], to: "Reachable via Ethernet", "carrier back") {
+        try await expectTransition(monitor, labels: ["peer", "any", "host"], to: "Reachable via Ethernet", "carrier back") {
             try IPRoute.run("-n", p, "link", "set", "vB", "up")
         }
 
         // 2. vA itself goes down: the kernel deletes its routes, the default route included.
-        try await expectTransition(monitor, labels: ["peer", "any"], to: "Not Reachable", "link down") {
+        try await expectTransition(monitor, labels: ["peer", "any", "host"], to: "Not Reachable", "link down") {
             try IPRoute.run("-n", m, "link", "set", "vA", "down")
         }
-        try await expectTransition(monitor, labels: ["peer"], to: "Reachable via Ethernet", "link up") {
+        try await expectTransition(monitor, labels: ["peer", "host"], to: "Reachable via Ethernet", "link up") {
             try IPRoute.run("-n", m, "link", "set", "vA", "up")
         }
         // 3. The default route did not come back with the link; adding it (a route event, no
@@ -54,6 +58,10 @@ struct NamespaceReachabilityTests {
         }
         // The peer stays reachable through the connected route all along.
         #expect(monitor.lines.last { $0.label == "peer" }?.status == "Reachable via Ethernet")
+        // Nothing left through vA: no route lookup, evaluation or name resolution sent a packet
+        // (IPv6 is off on the pair, so the kernel's own neighbour discovery is silent too).
+        let sent = try IPRoute.output("netns", "exec", m, "cat", "/sys/class/net/vA/statistics/tx_packets")
+        #expect(sent.trimmingCharacters(in: .whitespacesAndNewlines) == "0", "vA sent \(sent) packet(s)")
     }
 
     /// Runs `change`, then waits for each label's status line printed after it started and
@@ -99,28 +107,44 @@ enum IPRoute {
     }
 
     static func run(_ arguments: [String]) throws {
+        _ = try output(arguments)
+    }
+
+    /// Runs `ip arguments` to its end and returns its standard output.
+    static func output(_ arguments: String...) throws -> String {
+        try output(arguments)
+    }
+
+    static func output(_ arguments: [String]) throws -> String {
         guard let executable else { throw Failure(description: "ip not found") }
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
+        let output = Pipe()
+        process.standardOutput = output
+        // Small outputs only (a counter, an error line): neither pipe can fill up.
         let errors = Pipe()
         process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
         try process.run()
+        let printed = output.fileHandleForReading.readDataToEndOfFile()
         let message = errors.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
             throw Failure(description: "ip \(arguments.joined(separator: " ")) exited \(process.terminationStatus): \(String(decoding: message, as: UTF8.self))")
         }
+        return String(decoding: printed, as: UTF8.self)
     }
 }
 
 /// Two namespaces named after this process, joined by vA (10.213.0.1/30, monitored side) and
 /// vB (10.213.0.2/30, peer side), with a default route via the peer. Addresses and routes exist
-/// only inside them; deleting the namespaces deletes the veth pair.
+/// only inside them; deleting the namespaces deletes the veth pair. `ip netns exec` mounts
+/// /etc/netns/NAME/hosts over /etc/hosts, which names the peer for the host-name target.
 struct TestNamespaces {
+    static let peerHostName = "peer.gannet-reachability.test"
     let monitored: String
     let peer: String
+    private var hostsDirectory: URL { URL(fileURLWithPath: "/etc/netns/\(monitored)") }
 
     init() throws {
         let pid = getpid()
@@ -134,11 +158,18 @@ struct TestNamespaces {
             // treats their carrier changes as non-urgent and batches them up to a second apart
             // (net/core/link_watch.c), which measures the kernel, not Gannet. See docs/reachability.md.
             try IPRoute.run("-n", monitored, "link", "add", "vA", "index", "10", "type", "veth", "peer", "name", "vB", "index", "20", "netns", peer)
+            // IPv6 off on both ends before they come up, so the kernel sends no neighbour
+            // discovery and the test can check that nothing at all left vA.
+            try IPRoute.run("netns", "exec", monitored, "sh", "-c", "echo 1 > /proc/sys/net/ipv6/conf/vA/disable_ipv6")
+            try IPRoute.run("netns", "exec", peer, "sh", "-c", "echo 1 > /proc/sys/net/ipv6/conf/vB/disable_ipv6")
             try IPRoute.run("-n", monitored, "addr", "add", "\(NamespaceReachabilityTests.monitored)/30", "dev", "vA")
             try IPRoute.run("-n", peer, "addr", "add", "\(NamespaceReachabilityTests.peer)/30", "dev", "vB")
             try IPRoute.run("-n", monitored, "link", "set", "vA", "up")
             try IPRoute.run("-n", peer, "link", "set", "vB", "up")
             try IPRoute.run("-n", monitored, "route", "add", "default", "via", NamespaceReachabilityTests.peer)
+            try FileManager.default.createDirectory(at: hostsDirectory, withIntermediateDirectories: true)
+            try Data("127.0.0.1 localhost\n\(NamespaceReachabilityTests.peer) \(Self.peerHostName)\n".utf8)
+                .write(to: hostsDirectory.appendingPathComponent("hosts"))
         } catch {
             delete()
             throw error
@@ -147,6 +178,7 @@ struct TestNamespaces {
 
     func delete() {
         for name in [monitored, peer] { try? IPRoute.run("netns", "del", name) }
+        try? FileManager.default.removeItem(at: hostsDirectory)
     }
 }
 
