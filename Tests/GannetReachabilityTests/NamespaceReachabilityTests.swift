@@ -145,6 +145,8 @@ struct TestNamespaces {
     let monitored: String
     let peer: String
     private var hostsDirectory: URL { URL(fileURLWithPath: "/etc/netns/\(monitored)") }
+    /// Whether /etc/netns had to be created, so that `delete()` leaves /etc as it found it.
+    private let createdNetnsDirectory = !FileManager.default.fileExists(atPath: "/etc/netns")
 
     init() throws {
         let pid = getpid()
@@ -179,6 +181,7 @@ struct TestNamespaces {
     func delete() {
         for name in [monitored, peer] { try? IPRoute.run("netns", "del", name) }
         try? FileManager.default.removeItem(at: hostsDirectory)
+        if createdNetnsDirectory { try? FileManager.default.removeItem(atPath: "/etc/netns") }
     }
 }
 
