@@ -61,7 +61,8 @@ final class ReachabilityMonitor: @unchecked Sendable {
         queue.async { [weak self] in self?.evaluate(using: requests) }
     }
 
-    /// Stops watching; no report follows once the queue has drained.
+    /// Stops watching. An evaluation already under way may still report; the manager drops it
+    /// (its generation has moved on).
     func stop() {
         let previous = phase.withLock { phase in
             defer { phase = .stopped }
