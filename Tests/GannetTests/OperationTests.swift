@@ -170,6 +170,19 @@ struct OperationTests {
         #expect(try await counts(key).finished == 1)
     }
 
+    @Test func aFinishedOperationIsFreed() async throws {
+        let key = UUID().uuidString
+        weak var released: HTTPRequestOperation?
+        do {
+            let operation = HTTPRequestOperation(request: holdRequest(key, milliseconds: 10), manager: manager)
+            released = operation
+            operation.start()
+            try await wait("the operation to finish") { operation.isFinished }
+        }
+        // The task's completion handler no longer holds the operation once it ran.
+        try await wait("the operation to be freed") { released == nil }
+    }
+
     @Test func cancelledBeforeItStartsItFinishesWithoutSending() async throws {
         let key = UUID().uuidString
         let failed = Counter()

@@ -94,8 +94,12 @@ public final class HTTPRequestOperation: Operation, @unchecked Sendable {
         guard state.withLock({ $0.begin() }) else { return }
         reportChange(of: ["isExecuting"])
 
-        let task = manager.session.dataTask(with: request, serializer: ErasedResponseSerializer(base: serializer)) { [self] response in
-            finish(with: response)
+        // The task keeps its completion handler for its lifetime and the operation keeps the
+        // task: the handler reaches the operation through an owner it empties on completion,
+        // so the two do not keep each other alive afterwards.
+        let owner = Owner(self)
+        let task = manager.session.dataTask(with: request, serializer: ErasedResponseSerializer(base: serializer)) { response in
+            owner.take()?.finish(with: response)
         }
         // `isCancelled` is read under the lock that also publishes the task, so a concurrent
         // cancel() either sees the task or is seen here.
@@ -153,6 +157,13 @@ public final class HTTPRequestOperation: Operation, @unchecked Sendable {
     private func finish(with response: DataResponse<(any Sendable)?>) {
         guard state.withLock({ $0.end(with: response) }) else { return }
         reportChange(of: ["isExecuting", "isFinished"])
+    }
+
+    /// Holds the operation for its task's completion handler until the task completed.
+    private final class Owner: Sendable {
+        private let operation: Mutex<HTTPRequestOperation?>
+        init(_ operation: HTTPRequestOperation) { self.operation = Mutex(operation) }
+        func take() -> HTTPRequestOperation? { operation.withLock { $0.take() } }
     }
 
     /// Tells Foundation that `keys` changed, after the state already changed: on Linux,
