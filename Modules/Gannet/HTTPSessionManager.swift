@@ -99,6 +99,8 @@ public final class HTTPSessionManager: Sendable {
     /// Every setting lives in the serializer's ``GannetRequestSerialization/RequestSerializerConfiguration``,
     /// which each serializer applies with `prepare(_:)`; a serializer of your own conforms to
     /// ``GannetRequestSerialization/ConfigurableRequestSerializer`` to hold them (docs/request-serialization.md).
+    /// A change in place reads, changes and stores the serializer, each step under the
+    /// manager's lock: configure it from one thread at a time, as AFNetworking required.
     public var requestSerializer: any ConfigurableRequestSerializer {
         get { state.withLock { $0.requestSerializer } }
         set { state.withLock { $0.requestSerializer = newValue } }
@@ -120,6 +122,7 @@ public final class HTTPSessionManager: Sendable {
     /// GannetResponseSerialization and GannetXML validates, and so does
     /// ``GannetResponseSerialization/ResponseSerializerRegistry``, which passes them on to its
     /// entries. (`acceptableContentTypes == nil` means any type, and stays `nil` on `insert`.)
+    /// As with ``requestSerializer``, configure it from one thread at a time.
     public var responseSerializer: any ResponseValidating {
         get { state.withLock { $0.responseSerializer } }
         set {

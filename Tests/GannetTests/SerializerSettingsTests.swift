@@ -31,7 +31,7 @@ struct SerializerSettingsTests {
         #expect(field(try echo(sent.value), "headers", "X-Token") == "abc")
 
         // Whatever serializer is installed: a JSON one, changed the same way, for a JSON body.
-        manager.requestSerializer = JSONRequestSerializer()
+        manager.requestSerializer = .json
         manager.requestSerializer.setValue("def", forHTTPHeaderField: "X-Token")
         let posted = await deliver { success, failure in
             manager.POST("post", parameters: ["a": 1], success: success, failure: failure)
@@ -69,9 +69,8 @@ struct SerializerSettingsTests {
     }
 
     @Test func insertingIntoAnotherInstalledSerializer() async throws {
-        var text = StringResponseSerializer()
-        text.acceptableContentTypes = [.plainText]
-        manager.responseSerializer = text
+        manager.responseSerializer = .string
+        manager.responseSerializer.acceptableContentTypes = [.plainText]
         await #expect(throws: ResponseSerializationError.self) { try await manager.get("html") }
 
         manager.responseSerializer.acceptableContentTypes.insert("text/html")
@@ -88,13 +87,19 @@ struct SerializerSettingsTests {
         manager.responseSerializer = ResponseSerializerRegistry.standard
         let missing = servers.url(.status(404)).absoluteString
         await #expect(throws: ResponseSerializationError.self) { try await manager.get(missing) }
+        // httpbin's 404 is empty text/html: the text entry refuses it on its status.
+        let refusedByEntry = await #expect(throws: ResponseSerializationError.self) { try await manager.get("status/404") }
+        #expect(refusedByEntry?.code == .unacceptableStatusCode)
 
         manager.responseSerializer.acceptableStatusCodes.insert(404)
         let response = try await manager.get(missing)
         #expect(response.statusCode == 404)
         #expect(response.value as? Data == Data("status 404\n".utf8))
 
-        // An entry (JSON for application/json) accepts the registry's codes too.
+        // The text entry accepts the registry's codes too: the 404 passes validation, and only
+        // its missing body is then an error (a 404 is not a status without a body).
+        let acceptedByEntry = await #expect(throws: ResponseSerializationError.self) { try await manager.get("status/404") }
+        #expect(acceptedByEntry?.code == .inputDataNilOrZeroLength)
         let json = try await manager.get("json")
         #expect((json.value as? [String: Any])?["slideshow"] != nil)
     }
