@@ -118,10 +118,11 @@ public final class HTTPSessionManager: Sendable {
     /// ```
     ///
     /// The type is ``GannetResponseSerialization/ResponseValidating``, so both settings are
-    /// the installed serializer's own and take effect: every serializer of
+    /// the installed serializer's own and take effect: every concrete serializer of
     /// GannetResponseSerialization and GannetXML validates, and so does
     /// ``GannetResponseSerialization/ResponseSerializerRegistry``, which passes them on to its
-    /// entries. (`acceptableContentTypes == nil` means any type, and stays `nil` on `insert`.)
+    /// entries. A serializer that cannot hold them (a plain `ResponseSerializing`, the
+    /// type-erasing `AnyResponseSerializer`) runs per task or inside a registry instead. (`acceptableContentTypes == nil` means any type, and stays `nil` on `insert`.)
     /// As with ``requestSerializer``, configure it from one thread at a time.
     public var responseSerializer: any ResponseValidating {
         get { state.withLock { $0.responseSerializer } }
