@@ -127,8 +127,12 @@ public final class HTTPSessionManager: Sendable {
     public var responseSerializer: any ResponseValidating {
         get { state.withLock { $0.responseSerializer } }
         set {
-            state.withLock { $0.responseSerializer = newValue }
-            session.responseSerializer = newValue
+            // Both under the manager's lock, so concurrent assignments leave the manager and
+            // its session with the same serializer (the session never takes this lock).
+            state.withLock { state in
+                state.responseSerializer = newValue
+                session.responseSerializer = newValue
+            }
         }
     }
 
