@@ -174,6 +174,22 @@ struct OperationTests {
         #expect(try await counts(key).finished == 1)
     }
 
+    @Test func pausedWhileRunningThenResumed() async throws {
+        let key = UUID().uuidString
+        let operation = HTTPRequestOperation(request: holdRequest(key, milliseconds: 500), manager: manager)
+        operation.start()
+        try await wait("the request to reach the server") { try await counts(key).in_flight == 1 }
+        operation.pause()
+        #expect(operation.isPaused && operation.isExecuting)
+        #expect(operation.task?.state == .suspended)
+        operation.resume()
+        #expect(!operation.isPaused)
+        #expect(operation.task?.state == .running || operation.isFinished)
+        try await wait("the operation to finish") { operation.isFinished }
+        #expect(operation.response?.statusCode == 200)
+        #expect(try await counts(key).finished == 1)
+    }
+
     @Test func aFinishedOperationIsFreed() async throws {
         let key = UUID().uuidString
         weak var released: HTTPRequestOperation?
