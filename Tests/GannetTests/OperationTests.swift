@@ -176,7 +176,8 @@ struct OperationTests {
 
     @Test func pausedWhileRunningThenResumed() async throws {
         let key = UUID().uuidString
-        let operation = HTTPRequestOperation(request: holdRequest(key, milliseconds: 500), manager: manager)
+        // Held 4 s at the server: ample time to pause it while it runs, even on a loaded machine.
+        let operation = HTTPRequestOperation(request: holdRequest(key, milliseconds: 4000), manager: manager)
         operation.start()
         try await wait("the request to reach the server") { try await counts(key).in_flight == 1 }
         operation.pause()
