@@ -36,13 +36,63 @@ extension HTTPSessionManager {
     ///
     /// ```swift
     /// let users = try await manager.get("users", as: [User].self)
+    /// // an API that serves JSON as text/html, and a 404 whose JSON body is wanted:
+    /// let legacy = try await manager.get("legacy/users", as: [User].self, acceptingContentTypes: [.html])
+    /// let missing = try await manager.get("users/9", as: Problem.self, acceptingStatusCodes: [404])
     /// ```
+    ///
+    /// `acceptingContentTypes` and `acceptingStatusCodes` are accepted on top of the
+    /// serializer's defaults (a non-JSON `decoder` already accepts any content type). For full
+    /// control pass a serializer: ``get(_:parameters:headers:serializer:)``.
     public func get<T: Decodable & Sendable>(
         _ urlString: String, parameters: Parameters? = nil, headers: [String: String]? = nil,
-        as type: T.Type, decoder: any DataDecoder = JSONDecoder()
+        as type: T.Type, decoder: any DataDecoder = JSONDecoder(),
+        acceptingContentTypes: Set<MediaType> = [], acceptingStatusCodes: IndexSet = []
     ) async throws -> T {
         try await response(method: "GET", urlString, parameters: parameters, headers: headers,
-                           serializer: Self.decodingSerializer(for: type, decoder: decoder)).value
+                           serializer: Self.decodingSerializer(for: type, decoder: decoder, acceptingContentTypes: acceptingContentTypes,
+                                                               acceptingStatusCodes: acceptingStatusCodes)).value
+    }
+
+    /// `GET`, serialized by `serializer` instead of ``responseSerializer``: any serializer,
+    /// with its own validation settings.
+    ///
+    /// ```swift
+    /// let user = try await manager.get("users/1", serializer: .decodable(of: User.self)).value
+    /// let page = try await manager.get("html", serializer: StringResponseSerializer().accepting(statusCodes: [404]))
+    /// ```
+    public func get<Serializer: ResponseSerializing>(
+        _ urlString: String, parameters: Parameters? = nil, headers: [String: String]? = nil, serializer: Serializer
+    ) async throws -> HTTPResponse<Serializer.Output> {
+        try await response(method: "GET", urlString, parameters: parameters, headers: headers, serializer: serializer)
+    }
+
+    /// `POST`, serialized by `serializer` (see ``get(_:parameters:headers:serializer:)``).
+    public func post<Serializer: ResponseSerializing>(
+        _ urlString: String, parameters: Parameters? = nil, headers: [String: String]? = nil, serializer: Serializer
+    ) async throws -> HTTPResponse<Serializer.Output> {
+        try await response(method: "POST", urlString, parameters: parameters, headers: headers, serializer: serializer)
+    }
+
+    /// `PUT`, serialized by `serializer` (see ``get(_:parameters:headers:serializer:)``).
+    public func put<Serializer: ResponseSerializing>(
+        _ urlString: String, parameters: Parameters? = nil, headers: [String: String]? = nil, serializer: Serializer
+    ) async throws -> HTTPResponse<Serializer.Output> {
+        try await response(method: "PUT", urlString, parameters: parameters, headers: headers, serializer: serializer)
+    }
+
+    /// `PATCH`, serialized by `serializer` (see ``get(_:parameters:headers:serializer:)``).
+    public func patch<Serializer: ResponseSerializing>(
+        _ urlString: String, parameters: Parameters? = nil, headers: [String: String]? = nil, serializer: Serializer
+    ) async throws -> HTTPResponse<Serializer.Output> {
+        try await response(method: "PATCH", urlString, parameters: parameters, headers: headers, serializer: serializer)
+    }
+
+    /// `DELETE`, serialized by `serializer` (see ``get(_:parameters:headers:serializer:)``).
+    public func delete<Serializer: ResponseSerializing>(
+        _ urlString: String, parameters: Parameters? = nil, headers: [String: String]? = nil, serializer: Serializer
+    ) async throws -> HTTPResponse<Serializer.Output> {
+        try await response(method: "DELETE", urlString, parameters: parameters, headers: headers, serializer: serializer)
     }
 
     /// `HEAD`; the response's headers are in ``HTTPResponse/response``.
@@ -55,13 +105,15 @@ extension HTTPSessionManager {
         try await response(method: "POST", urlString, parameters: parameters, headers: headers, serializer: ErasedResponseSerializer(base: responseSerializer))
     }
 
-    /// `POST`, the body decoded into `type` (see ``get(_:parameters:headers:as:decoder:)``).
+    /// `POST`, the body decoded into `type` (see ``get(_:parameters:headers:as:decoder:acceptingContentTypes:acceptingStatusCodes:)``).
     public func post<T: Decodable & Sendable>(
         _ urlString: String, parameters: Parameters? = nil, headers: [String: String]? = nil,
-        as type: T.Type, decoder: any DataDecoder = JSONDecoder()
+        as type: T.Type, decoder: any DataDecoder = JSONDecoder(),
+        acceptingContentTypes: Set<MediaType> = [], acceptingStatusCodes: IndexSet = []
     ) async throws -> T {
         try await response(method: "POST", urlString, parameters: parameters, headers: headers,
-                           serializer: Self.decodingSerializer(for: type, decoder: decoder)).value
+                           serializer: Self.decodingSerializer(for: type, decoder: decoder, acceptingContentTypes: acceptingContentTypes,
+                                                               acceptingStatusCodes: acceptingStatusCodes)).value
     }
 
     /// `POST` with a streamed `multipart/form-data` body (see
@@ -79,13 +131,15 @@ extension HTTPSessionManager {
         try await response(method: "PUT", urlString, parameters: parameters, headers: headers, serializer: ErasedResponseSerializer(base: responseSerializer))
     }
 
-    /// `PUT`, the body decoded into `type` (see ``get(_:parameters:headers:as:decoder:)``).
+    /// `PUT`, the body decoded into `type` (see ``get(_:parameters:headers:as:decoder:acceptingContentTypes:acceptingStatusCodes:)``).
     public func put<T: Decodable & Sendable>(
         _ urlString: String, parameters: Parameters? = nil, headers: [String: String]? = nil,
-        as type: T.Type, decoder: any DataDecoder = JSONDecoder()
+        as type: T.Type, decoder: any DataDecoder = JSONDecoder(),
+        acceptingContentTypes: Set<MediaType> = [], acceptingStatusCodes: IndexSet = []
     ) async throws -> T {
         try await response(method: "PUT", urlString, parameters: parameters, headers: headers,
-                           serializer: Self.decodingSerializer(for: type, decoder: decoder)).value
+                           serializer: Self.decodingSerializer(for: type, decoder: decoder, acceptingContentTypes: acceptingContentTypes,
+                                                               acceptingStatusCodes: acceptingStatusCodes)).value
     }
 
     /// `PATCH`, serialized by ``responseSerializer``.
@@ -93,13 +147,15 @@ extension HTTPSessionManager {
         try await response(method: "PATCH", urlString, parameters: parameters, headers: headers, serializer: ErasedResponseSerializer(base: responseSerializer))
     }
 
-    /// `PATCH`, the body decoded into `type` (see ``get(_:parameters:headers:as:decoder:)``).
+    /// `PATCH`, the body decoded into `type` (see ``get(_:parameters:headers:as:decoder:acceptingContentTypes:acceptingStatusCodes:)``).
     public func patch<T: Decodable & Sendable>(
         _ urlString: String, parameters: Parameters? = nil, headers: [String: String]? = nil,
-        as type: T.Type, decoder: any DataDecoder = JSONDecoder()
+        as type: T.Type, decoder: any DataDecoder = JSONDecoder(),
+        acceptingContentTypes: Set<MediaType> = [], acceptingStatusCodes: IndexSet = []
     ) async throws -> T {
         try await response(method: "PATCH", urlString, parameters: parameters, headers: headers,
-                           serializer: Self.decodingSerializer(for: type, decoder: decoder)).value
+                           serializer: Self.decodingSerializer(for: type, decoder: decoder, acceptingContentTypes: acceptingContentTypes,
+                                                               acceptingStatusCodes: acceptingStatusCodes)).value
     }
 
     /// `DELETE`, serialized by ``responseSerializer``.
@@ -107,12 +163,14 @@ extension HTTPSessionManager {
         try await response(method: "DELETE", urlString, parameters: parameters, headers: headers, serializer: ErasedResponseSerializer(base: responseSerializer))
     }
 
-    /// `DELETE`, the body decoded into `type` (see ``get(_:parameters:headers:as:decoder:)``).
+    /// `DELETE`, the body decoded into `type` (see ``get(_:parameters:headers:as:decoder:acceptingContentTypes:acceptingStatusCodes:)``).
     public func delete<T: Decodable & Sendable>(
         _ urlString: String, parameters: Parameters? = nil, headers: [String: String]? = nil,
-        as type: T.Type, decoder: any DataDecoder = JSONDecoder()
+        as type: T.Type, decoder: any DataDecoder = JSONDecoder(),
+        acceptingContentTypes: Set<MediaType> = [], acceptingStatusCodes: IndexSet = []
     ) async throws -> T {
         try await response(method: "DELETE", urlString, parameters: parameters, headers: headers,
-                           serializer: Self.decodingSerializer(for: type, decoder: decoder)).value
+                           serializer: Self.decodingSerializer(for: type, decoder: decoder, acceptingContentTypes: acceptingContentTypes,
+                                                               acceptingStatusCodes: acceptingStatusCodes)).value
     }
 }

@@ -86,6 +86,11 @@ check "fault /upload-digest chunked" "30000000 $(sha256sum "$work/up.bin" | cut 
 check "fault Expect: 100-continue answered at once" "0.[0-4]*" "$(curl -s -o /dev/null -w '%{time_total}' -H 'Expect: 100-continue' --data-binary @"$work/up.bin" ${F}upload-digest)"
 check "fault /status/204" "204 0" "$(curl -s -w '%{http_code} %{size_download}' ${F}status/204)"
 check "fault /delay-ms/300" "ok 0.3*" "$(curl -s -w ' %{time_total}' ${F}delay-ms/300)"
+curl -s "${F}concurrency/hold?key=check&ms=500" > /dev/null & curl -s "${F}concurrency/hold?key=check&ms=500" > /dev/null; wait $!
+check "fault /concurrency/max after two parallel holds" '{"max": 2, "in_flight": 0, "started": 2, "finished": 2, "aborted": 0}' "$(curl -s "${F}concurrency/max?key=check")"
+curl -s -m 0.3 "${F}concurrency/hold?key=gone&ms=5000" > /dev/null
+for _ in $(seq 1 100); do curl -s "${F}concurrency/max?key=gone" | grep -q '"aborted": 1' && break; sleep 0.1; done
+check "fault /concurrency/hold counts a client that left" '*"aborted": 1}' "$(curl -s "${F}concurrency/max?key=gone")"
 check "fault /empty-reply" "*(52)*" "$(cf ${F}empty-reply)"
 check "fault /reset-immediately" "*(56)*reset*" "$(cf ${F}reset-immediately)"
 check "fault /stall-body" "*(28)*10 out of 1000*" "$(cf -m 2 ${F}stall-body)"

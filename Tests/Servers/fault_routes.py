@@ -12,6 +12,7 @@ import struct
 from dataclasses import dataclass
 
 from bombs import Bombs
+from concurrency_routes import ConcurrencyRoutes
 
 
 @dataclass
@@ -88,6 +89,7 @@ class Routes:
             "/stacked-encoding": self.bomb,
         }
         self.prefixed = {"/chain/": self.chain, "/delay-ms/": self.delay, "/status/": self.status}
+        self.prefixed["/concurrency/"] = ConcurrencyRoutes().handle
 
     def start_building_bombs(self) -> None:
         self._bombs = asyncio.get_running_loop().run_in_executor(None, Bombs)
