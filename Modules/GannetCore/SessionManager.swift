@@ -260,7 +260,8 @@ public final class SessionManager: Sendable {
                                           error: TransportError.urlError(gannet: error, url: url), metrics: nil))
             return
         }
-        if let interceptor = task.interceptor {
+        // A first attempt with nothing to adapt starts here, as without an interceptor.
+        if let interceptor = task.interceptor, !Interceptor.adaptsNothing(interceptor) {
             task.beginFirstAttempt(interceptor)
             return
         }

@@ -45,6 +45,14 @@ public struct Interceptor: RequestInterceptor {
         return .doNotRetry
     }
 
+    /// Whether `adapter` is known to send every request unchanged (a ``RetryPolicy``, or a
+    /// composite of such), so a first attempt can start without a hop to a Swift task.
+    static func adaptsNothing(_ adapter: any RequestAdapter) -> Bool {
+        if adapter is RetryPolicy { return true }
+        if let composite = adapter as? Interceptor { return composite.adapters.allSatisfy(adaptsNothing) }
+        return false
+    }
+
     /// The manager's interceptor followed by the task's; `nil` when there is neither.
     static func combining(_ manager: (any RequestInterceptor)?, _ task: (any RequestInterceptor)?) -> (any RequestInterceptor)? {
         switch (manager, task) {
