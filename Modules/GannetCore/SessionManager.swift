@@ -267,7 +267,6 @@ public final class SessionManager: Sendable {
         }
         let transfer = Transfer(task: task, engine: engine, hooks: hooks.withLock { $0 })
         let (state, cancelReason) = task.attach(transfer)
-        engine.submit(.start(transfer))
         switch state {
         case .canceling: engine.submit(.cancel(transfer, cancelReason))
         case .suspended: engine.submit(.suspend(transfer))

@@ -226,9 +226,14 @@ public final class SessionTask: Sendable, Hashable, CustomStringConvertible {
 
     /// Hands the task its transfer; returns what `cancel()` or `suspend()` asked for while
     /// `resume()` was still creating it, which found no transfer to send a command to.
+    ///
+    /// The transfer's `.start` is queued under the task's lock: a `cancel()` that finds the
+    /// transfer queues its `.cancel` after it, never before (the engine would ignore a cancel
+    /// for a transfer it does not know, and the transfer would then run to its end).
     func attach(_ transfer: Transfer) -> (state: State, cancelReason: GannetError?) {
         storage.withLock { storage in
             storage.transfer = transfer
+            manager.engine.submit(.start(transfer))
             return (storage.state, storage.cancelReason)
         }
     }
