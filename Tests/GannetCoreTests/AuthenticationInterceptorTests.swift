@@ -200,3 +200,48 @@ struct AuthenticationInterceptorTests {
         #expect(authenticator.refreshes.value == 1)
     }
 }
+
+@Suite("AuthenticationInterceptor: a refresh that uses the same manager")
+struct AuthenticationRefreshThroughTheManagerTests {
+    let servers: TestServers
+    init() throws { servers = try TestServers.shared() }
+
+    /// Refreshes by asking the fault server's `/flaky` route (through the very manager the
+    /// interceptor serves) and turns its answer into a token.
+    struct ThroughTheManager: Authenticator {
+        let tokenURL: URL
+        let refreshes: CallCounter
+        func apply(_ credential: BearerCredential, to request: inout URLRequest) {
+            request.setValue("Bearer \(credential.token)", forHTTPHeaderField: "Authorization")
+        }
+        func refresh(_ credential: BearerCredential, for manager: SessionManager) async throws -> BearerCredential {
+            refreshes.increment()
+            let (data, response) = try await manager.data(for: URLRequest(url: tokenURL))
+            guard response.statusCode == 200, data.contains(UInt8(ascii: "{")) else { throw URLError(.userAuthenticationRequired) }
+            return BearerCredential(token: "fresh-from-server")
+        }
+    }
+
+    @Test func theRefreshRequestBypassesTheInterceptorAndIsRetriedByThePolicy() async throws {
+        let refreshes = CallCounter()
+        let tokenKey = UUID().uuidString
+        // The token endpoint fails once with 503: the RetryPolicy retries it, and that
+        // retry's adaptation, outside the refresh's Swift task, must not wait for the refresh.
+        let authentication = AuthenticationInterceptor(
+            authenticator: ThroughTheManager(tokenURL: servers.url(.flaky(tokenKey, failures: 1)), refreshes: refreshes),
+            credential: BearerCredential(token: "stale"))
+        let manager = SessionManager()
+        manager.interceptor = Interceptor(interceptors: [authentication, RetryPolicy(exponentialBackoffScale: 0.05)])
+        let key = UUID().uuidString
+        let work = Task { await manager.response(for: URLRequest(url: servers.url(.bearer(key))), serializer: .passthrough) }
+        let finished = await eventually(within: 30) { manager.tasks.isEmpty && refreshes.value == 1 }
+        if !finished { work.cancel() }
+        let response = await work.value
+        #expect(finished, "the refresh waited for itself")
+        #expect(response.statusCode == 200, "\(String(describing: response.error))")
+        #expect(response.data == Data("Bearer fresh-from-server".utf8))
+        #expect(refreshes.value == 1)
+        let (data, _) = try await SessionManager().data(for: URLRequest(url: servers.url(.flaky(tokenKey, failures: 1))))
+        #expect(try JSONDecoder().decode(FlakyReport.self, from: data).attempts == 3, "the token endpoint saw two attempts before this one")
+    }
+}

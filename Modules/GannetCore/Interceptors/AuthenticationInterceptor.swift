@@ -41,6 +41,8 @@ public final class AuthenticationInterceptor<AuthenticatorType: Authenticator>: 
         /// Unregistered waiters whose Swift task was cancelled.
         var abandoned = Set<Int>()
         var waiters: [Int: CheckedContinuation<Result<Credential, any Error>, Never>] = [:]
+        /// Tasks the running refresh sent itself (through a manager this interceptor serves).
+        var refreshTasks = Set<Int>()
     }
 
     /// What a request does next, decided under the lock.
@@ -69,6 +71,14 @@ public final class AuthenticationInterceptor<AuthenticatorType: Authenticator>: 
 
     /// Applies the credential, refreshing it first when it requires it.
     public func adapt(_ request: URLRequest, for task: SessionTask) async throws -> URLRequest {
+        // A request the refresh itself sends must not wait for the refresh: it goes as it is,
+        // on every attempt (a retry's adaptation runs outside the refresh's Swift task).
+        let insideRefresh = RefreshScope.current == ObjectIdentifier(self)
+        let bypass = state.withLock { state -> Bool in
+            if insideRefresh { state.refreshTasks.insert(task.taskIdentifier) }
+            return state.refreshTasks.contains(task.taskIdentifier)
+        }
+        if bypass { return request }
         let credential = try await credential(manager: task.manager) { state in
             guard let credential = state.credential else { return .ready(.failure(AuthenticationError.missingCredential)) }
             if state.isRefreshing { return .wait }
@@ -82,6 +92,7 @@ public final class AuthenticationInterceptor<AuthenticatorType: Authenticator>: 
     /// Replays a request the server refused for its credential, after a refresh when the
     /// credential it carried is still the current one.
     public func retry(_ task: SessionTask, after attempt: FailedAttempt) async -> RetryResult {
+        if state.withLock({ $0.refreshTasks.contains(task.taskIdentifier) }) { return .doNotRetry }
         guard let request = attempt.request, let response = attempt.response,
               authenticator.didRequest(request, with: response, failDueToAuthenticationError: attempt.error) else { return .doNotRetry }
         let authenticator = self.authenticator
@@ -154,11 +165,15 @@ public final class AuthenticationInterceptor<AuthenticatorType: Authenticator>: 
             return true
         }
         let authenticator = self.authenticator
+        let scope = ObjectIdentifier(self)
         Task {
             let result: Result<Credential, any Error>
             if allowed {
                 do {
-                    result = .success(try await authenticator.refresh(stale, for: manager))
+                    // Tasks created inside inherit the scope, so their adaptation skips the wait.
+                    result = .success(try await RefreshScope.$current.withValue(scope) {
+                        try await authenticator.refresh(stale, for: manager)
+                    })
                 } catch {
                     result = .failure(error)
                 }
@@ -168,12 +183,18 @@ public final class AuthenticationInterceptor<AuthenticatorType: Authenticator>: 
             let waiters = state.withLock { state -> [CheckedContinuation<Result<Credential, any Error>, Never>] in
                 if case .success(let fresh) = result { state.credential = fresh }
                 state.isRefreshing = false
+                state.refreshTasks.removeAll()
                 defer { state.waiters = [:] }
                 return Array(state.waiters.values)
             }
             for waiter in waiters { waiter.resume(returning: result) }
         }
     }
+}
+
+/// Which interceptor's refresh the current Swift task runs, if any.
+enum RefreshScope {
+    @TaskLocal static var current: ObjectIdentifier?
 }
 
 /// How many refreshes an ``AuthenticationInterceptor`` allows how quickly: a server that

@@ -27,7 +27,8 @@ public protocol Authenticator: Sendable {
 
     /// Fetches a new credential. Runs once however many requests need it: the others wait for
     /// its result. Throwing fails every waiting request. `manager` is the manager of the task
-    /// that started the refresh; send the refresh request on it, or on a manager of its own.
+    /// that started the refresh; a request sent on it from inside `refresh` (awaited there)
+    /// bypasses this interceptor: it is neither given the credential nor retried by it.
     func refresh(_ credential: Credential, for manager: SessionManager) async throws -> Credential
 
     /// Whether `response` to `request` says the credential was refused. Default: status 401.
