@@ -5,19 +5,25 @@ extension HTTPSessionManager {
     ///
     /// Cancelling the calling Swift task cancels the transfer: the call throws `URLError.cancelled`.
     ///
+    /// `interceptor` adapts and retries this request after the manager's ``interceptor``
+    /// (docs/interceptors.md).
+    ///
     /// - Throws: the request-building errors of ``request(method:urlString:parameters:headers:)``
     ///   (nothing is sent), the transport `URLError`, or the serializer's error.
     public func response<Serializer: ResponseSerializing>(
         method: String, _ urlString: String, parameters: Parameters? = nil, headers: [String: String]? = nil,
-        serializer: Serializer
+        serializer: Serializer, interceptor: (any RequestInterceptor)? = nil
     ) async throws -> HTTPResponse<Serializer.Output> {
         let request = try self.request(method: method, urlString: urlString, parameters: parameters, headers: headers)
-        return try await response(for: request, serializer: serializer)
+        return try await response(for: request, serializer: serializer, interceptor: interceptor)
     }
 
-    /// Sends a request that is already built and returns what `serializer` made of it.
-    public func response<Serializer: ResponseSerializing>(for request: URLRequest, serializer: Serializer) async throws -> HTTPResponse<Serializer.Output> {
-        try HTTPResponse(await session.response(for: request, serializer: serializer), sentRequest: request)
+    /// Sends a request that is already built and returns what `serializer` made of it;
+    /// `interceptor` adapts and retries it after the manager's ``interceptor``.
+    public func response<Serializer: ResponseSerializing>(
+        for request: URLRequest, serializer: Serializer, interceptor: (any RequestInterceptor)? = nil
+    ) async throws -> HTTPResponse<Serializer.Output> {
+        try HTTPResponse(await session.response(for: request, serializer: serializer, interceptor: interceptor), sentRequest: request)
     }
 
     /// `GET`, serialized by ``responseSerializer``.

@@ -154,6 +154,18 @@ public final class HTTPSessionManager: Sendable {
         set { session.completionGroup = newValue }
     }
 
+    /// Adapts and retries every request (the session's `interceptor`), before a per-request
+    /// interceptor given to ``response(method:_:parameters:headers:serializer:interceptor:)``.
+    /// See docs/interceptors.md.
+    ///
+    /// ```swift
+    /// manager.interceptor = Interceptor(interceptors: [RetryPolicy(), authentication])
+    /// ```
+    public var interceptor: (any RequestInterceptor)? {
+        get { session.interceptor }
+        set { session.interceptor = newValue }
+    }
+
     /// Tasks that have not completed yet.
     public var tasks: [SessionTask] { session.tasks }
 
