@@ -107,12 +107,14 @@ enum CURLCommand {
     }
 
     /// A POSIX `printf` format that writes `data` exactly: printable ASCII as itself, every other
-    /// byte as a three-digit octal escape, `%` and `\` escaped.
+    /// byte as a three-digit octal escape, `%` and `\` escaped, and a leading `-` escaped too
+    /// (dash's `printf` reads a multipart body's `--boundary` as an option).
     private static func printfFormat(_ data: Data) -> String {
         var format = ""
         format.reserveCapacity(data.count)
-        for byte in data {
+        for (index, byte) in data.enumerated() {
             switch byte {
+            case UInt8(ascii: "-") where index == 0: format += "\\055"
             case UInt8(ascii: "%"): format += "%%"
             case UInt8(ascii: "\\"): format += "\\\\"
             case 0x20..<0x7F: format.unicodeScalars.append(Unicode.Scalar(byte))
