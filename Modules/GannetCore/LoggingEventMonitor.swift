@@ -124,7 +124,8 @@ public struct LoggingEventMonitor: EventMonitor {
     public func task<Output: Sendable>(_ task: SessionTask, didSerialize response: DataResponse<Output>) {
         switch response.result {
         case .success: log(task, "serialized \(Output.self)")
-        case .failure(let error): log(task, "serialization failed: \(Self.describe(error))")
+        // The serializer also passes a transport error on, so this is not always its own failure.
+        case .failure(let error): log(task, "serialized as failure: \(Self.describe(error))")
         }
     }
 

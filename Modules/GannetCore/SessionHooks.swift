@@ -80,7 +80,7 @@ extension SessionManager {
     /// Receives the ``TaskMetrics`` of every task whose transfer reached the engine, once, when it
     /// ended (URLSession's `didFinishCollectingMetrics`), on the processing queue before
     /// ``setTaskDidComplete(_:)``'s hook. A task cancelled before it started has no metrics.
-    /// Unlike the other hooks, it is read when the task completes.
+    /// Like the completion hook, it is read when the task completes.
     public func setTaskDidFinishCollectingMetrics(_ block: (@Sendable (SessionManager, SessionTask, TaskMetrics) -> Void)?) {
         hooks.withLock { $0.taskDidFinishCollectingMetrics = block }
     }

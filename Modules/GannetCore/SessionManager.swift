@@ -259,8 +259,9 @@ public final class SessionManager: Sendable {
             return
         }
         let transfer = Transfer(task: task, engine: engine, hooks: hooks.withLock { $0 })
-        let (state, cancelReason) = task.attach(transfer)
+        // Before attach: nothing may widen the gap between attach and the start command.
         task.monitor?.didCreateTransfer(task, for: transfer.request)
+        let (state, cancelReason) = task.attach(transfer)
         engine.submit(.start(transfer))
         switch state {
         case .canceling: engine.submit(.cancel(transfer, cancelReason))
