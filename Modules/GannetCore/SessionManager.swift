@@ -22,6 +22,8 @@ public final class SessionManager: Sendable {
 
     let engine: CurlEngine
     let hooks = Mutex(SessionHooks())
+    /// Snapshotted by each task when it is created (see SessionManager+EventMonitors.swift).
+    let eventMonitorStore: Mutex<CompositeEventMonitor?>
     private let settings: Mutex<Settings>
     private let taskTable = Mutex<[Int: SessionTask]>([:])
     let processingQueue: DispatchQueue
@@ -38,9 +40,11 @@ public final class SessionManager: Sendable {
 
     private static let nextIdentifier = Atomic<Int>(1)
 
-    /// Creates a manager and starts its engine thread.
-    public init(configuration: SessionConfiguration = .default) {
+    /// Creates a manager and starts its engine thread. `eventMonitors` observe every task the
+    /// manager creates (see ``EventMonitor``); more can be added with ``addEventMonitor(_:)``.
+    public init(configuration: SessionConfiguration = .default, eventMonitors: [any EventMonitor] = []) {
         self.configuration = configuration
+        eventMonitorStore = Mutex(CompositeEventMonitor(eventMonitors))
         engine = CurlEngine(configuration: configuration)
         settings = Mutex(Settings())
         processingQueue = DispatchQueue(label: "gannet.session.processing", attributes: .concurrent)
@@ -181,6 +185,7 @@ public final class SessionManager: Sendable {
             self.deliver(outcome, of: task, serializer: serializer, direct: direct, completionHandler: completionHandler)
         }
         taskTable.withLock { $0[identifier] = task }
+        task.monitor?.didCreateInitialRequest(task, request)
         return task
     }
 
@@ -200,12 +205,17 @@ public final class SessionManager: Sendable {
         completionHandler: @escaping @Sendable (DataResponse<Serializer.Output>) -> Void
     ) {
         let (queue, group) = settings.withLock { ($0.completionQueue ?? ownCompletionQueue, $0.completionGroup) }
-        let completionHook = hooks.withLock { $0.taskDidComplete }
+        let (completionHook, metricsHook) = hooks.withLock { ($0.taskDidComplete, $0.taskDidFinishCollectingMetrics) }
+        let monitor = task.monitor
         let isPassthrough = Serializer.self == PassthroughResponseSerializer.self
         if !direct { group?.enter() }
         let work: @Sendable () -> Void = {
             let lazy = outcome.lazyResponse
             task.update { $0.lazyResponse = lazy }
+            if let metrics = outcome.metrics {
+                monitor?.didFinishCollecting(task, metrics)
+                metricsHook?(self, task, metrics)
+            }
             // The passthrough serializer ignores the response; skip building it (see LazyResponse).
             let result = Result {
                 if let files = serializer as? any FileResponseSerializing {
@@ -216,6 +226,7 @@ public final class SessionManager: Sendable {
             }
             let response = DataResponse(request: outcome.request, lazyResponse: lazy, data: outcome.data,
                                         metrics: outcome.metrics, result: result)
+            monitor?.didSerialize(task, response)
             completionHook?(self, task, response.error)
             self.releaseIfInvalidatedAndIdle()
             let posts = self.configuration.postsTaskNotifications
@@ -234,16 +245,20 @@ public final class SessionManager: Sendable {
             }
             if direct {
                 completionHandler(response)
+                monitor?.didFinish(task, error: response.error)
                 self.processingQueue.async(execute: notify)
             } else {
                 queue.async {
                     completionHandler(response)
+                    monitor?.didFinish(task, error: response.error)
                     group?.leave()
                     notify()
                 }
             }
         }
-        if isPassthrough && completionHook == nil {
+        // Hooks are the caller's code, which must not run on the engine thread; monitors only
+        // enqueue, so they may.
+        if isPassthrough && completionHook == nil && metricsHook == nil {
             work()
         } else {
             processingQueue.async(execute: work)
@@ -266,6 +281,8 @@ public final class SessionManager: Sendable {
             return
         }
         let transfer = Transfer(task: task, engine: engine, hooks: hooks.withLock { $0 })
+        // Before attach: nothing may widen the gap between attach and the start command.
+        task.monitor?.didCreateTransfer(task, for: transfer.request)
         let (state, cancelReason) = task.attach(transfer)
         switch state {
         case .canceling: engine.submit(.cancel(transfer, cancelReason))
@@ -298,12 +315,13 @@ public final class SessionManager: Sendable {
         releaseIfInvalidatedAndIdle()
     }
 
-    /// Once an invalidated manager has no task left, drops its hooks (which may hold the
+    /// Once an invalidated manager has no task left, drops its hooks and monitors (which may hold the
     /// manager itself, as URLSession drops its delegate) and stops its engine, closing pooled
     /// connections now rather than when the last reference goes.
     private func releaseIfInvalidatedAndIdle() {
         guard settings.withLock({ $0.invalidated }), taskTable.withLock({ $0.isEmpty }) else { return }
         hooks.withLock { $0 = SessionHooks() }
+        eventMonitorStore.withLock { $0 = nil }
         engine.shutdown()
     }
 }

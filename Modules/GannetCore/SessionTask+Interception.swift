@@ -43,12 +43,16 @@ extension SessionTask {
             try Task.checkCancellation()
         } catch {
             // After a cancel() this outcome is discarded: the task already completed.
+            monitor?.didFailToAdapt(self, original, error: error)
             let failure = GannetError(.requestAdaptationFailed, "The request adapter failed: \(error)", failingURL: original.url, underlyingError: error)
             closeInterlude(with: TransferOutcome(request: original, response: nil, data: nil, error: failure, metrics: nil))
             return
         }
-        // The monitors' "request adapted" event belongs here (docs/interceptors.md).
+        // A retrier alone (a RetryPolicy) adapts nothing: its attempts report no adaptation,
+        // as its first attempt does not (SessionManager.start).
+        if !Interceptor.adaptsNothing(interceptor) { monitor?.didAdapt(self, original, to: request) }
         let transfer = Transfer(task: self, engine: manager.engine, hooks: manager.hooks.withLock { $0 }, request: request)
+        monitor?.didCreateTransfer(self, for: request)
         // Submitting under the lock keeps `.start` ahead of any `.cancel` for this transfer.
         storage.withLock { storage in
             guard storage.interlude != nil, storage.state == .running || storage.state == .suspended else { return }
@@ -104,6 +108,7 @@ extension SessionTask {
         }
         // A download's partial file of the failed attempt is of no use to anyone.
         if let file = outcome.fileURL { try? FileManager.default.removeItem(at: file) }
+        monitor?.willRetry(self, attempt: attempt.retryCount + 2, after: max(result.delay ?? 0, 0), failedAttempt: attempt)
         if let delay = result.delay, delay > 0 {
             do {
                 try await Task.sleep(for: .nanoseconds(Int64(min(delay, 1e9) * 1e9)))
@@ -118,7 +123,6 @@ extension SessionTask {
             return true
         }
         guard proceed else { return }
-        // The monitors' "retried" event belongs here (docs/interceptors.md).
         await adaptAndStart(interceptor)
     }
 

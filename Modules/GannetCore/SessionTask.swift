@@ -50,6 +50,8 @@ public final class SessionTask: Sendable, Hashable, CustomStringConvertible {
     let onComplete: @Sendable (SessionTask, TransferOutcome) -> Void
     /// The manager's interceptor then the task's, `nil` for none (docs/interceptors.md).
     let interceptor: (any RequestInterceptor)?
+    /// The manager's monitors when the task was created; `nil` without any (docs/monitors.md).
+    let monitor: CompositeEventMonitor?
     let storage: Mutex<Storage>
 
     // @unchecked: only reached through `storage` (a Mutex); the non-Sendable values it holds
@@ -88,6 +90,7 @@ public final class SessionTask: Sendable, Hashable, CustomStringConvertible {
         self.body = body
         self.manager = manager
         self.onComplete = onComplete
+        monitor = manager.eventMonitorStore.withLock { $0 }
         storage = Mutex(Storage(currentRequest: request, countOfBytesExpectedToSend: body == nil ? 0 : -1))
     }
 
@@ -150,6 +153,9 @@ public final class SessionTask: Sendable, Hashable, CustomStringConvertible {
         let action: Action = storage.withLock { storage in
             guard storage.state == .suspended else { return .none }
             storage.state = .running
+            // Emitted under the lock (it only enqueues) so that racing resume, suspend and
+            // cancel calls reach monitors in the order they took effect.
+            monitor?.didResume(self)
             if storage.started { return .resume }
             storage.started = true
             return .start
@@ -170,6 +176,7 @@ public final class SessionTask: Sendable, Hashable, CustomStringConvertible {
         let transfer: Transfer?? = storage.withLock { storage in
             guard storage.state == .running else { return .none }
             storage.state = .suspended
+            monitor?.didSuspend(self)
             return .some(storage.transfer)
         }
         guard let transfer else { return }
@@ -190,6 +197,7 @@ public final class SessionTask: Sendable, Hashable, CustomStringConvertible {
             guard storage.state == .running || storage.state == .suspended else { return .none }
             storage.state = .canceling
             storage.cancelReason = reason
+            monitor?.didCancel(self)
             if !storage.started {
                 storage.started = true
                 return .neverStarted
