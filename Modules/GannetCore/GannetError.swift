@@ -45,6 +45,12 @@ public struct GannetError: Error, Sendable, CustomStringConvertible {
         public static let transport = Code("transport")
         /// No byte moved for the request's idle timeout, or the resource timeout passed.
         public static let timedOut = Code("timedOut")
+        /// A response body decoded to more than
+        /// ``SessionConfiguration/Limits/maximumDecompressionRatio`` times its size on the wire.
+        public static let decompressionBomb = Code("decompressionBomb")
+        /// A plain-`http` request (or redirect) on a session whose trust evaluator requires
+        /// HTTPS (``ServerTrustEvaluating/requiresSecureTransport``); nothing was sent.
+        public static let insecureTransport = Code("insecureTransport")
     }
 
     /// What kind of failure this is.

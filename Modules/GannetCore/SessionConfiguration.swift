@@ -96,6 +96,8 @@ public struct SessionConfiguration: Sendable {
         public var maximumBodyBytes: Int64 = 100 * 1024 * 1024
         /// The most body bytes a download task writes to its file; `nil` means no limit.
         public var maximumDownloadBytes: Int64? = nil
+        /// The most decoded bytes per byte on the wire.
+        public var maximumDecompressionRatio: Int? = nil
 
         /// Creates the default limits.
         public init() {}
