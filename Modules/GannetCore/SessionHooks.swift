@@ -21,6 +21,9 @@ struct SessionHooks: Sendable {
     var taskDidSendBodyData: SentBodyData?
     var taskDidComplete: Completion?
     var serverTrustChallenge: TrustChallenge?
+    /// Bumped whenever the challenge handler is set: a pooled connection approved under an
+    /// older value is asked about again before its next request (docs/engine.md, "TLS").
+    var trustGeneration: UInt64 = 0
 }
 
 extension SessionManager {
@@ -72,7 +75,10 @@ extension SessionManager {
     /// }
     /// ```
     public func setServerTrustChallengeHandler(_ block: (@Sendable (SessionManager, SessionTask, ServerTrust) -> ServerTrustDisposition)?) {
-        hooks.withLock { $0.serverTrustChallenge = block }
+        hooks.withLock {
+            $0.serverTrustChallenge = block
+            $0.trustGeneration &+= 1
+        }
     }
 
     /// Called when any task completes, before its completion handler, on the processing queue.

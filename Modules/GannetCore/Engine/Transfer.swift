@@ -11,6 +11,9 @@ final class Transfer: @unchecked Sendable {
     let task: SessionTask
     unowned let engine: CurlEngine
     let hooks: SessionHooks
+    /// Numbers transfers for the life of the process; never reused (docs/engine.md).
+    let serial = Transfer.serials.add(1, ordering: .relaxed).newValue
+    private static let serials = Atomic<UInt64>(0)
     var configuration: SessionConfiguration { engine.configuration }
 
     /// The request of the current hop.
@@ -46,6 +49,12 @@ final class Transfer: @unchecked Sendable {
     /// Paused because a byte-stream consumer has not caught up.
     var isBackpressured = false
     private var fileSink: FileSink?
+    /// For a body with a `Content-Encoding` libcurl decodes: what to add to libcurl's count of
+    /// wire bytes for the decompression-ratio check (a chunked body is counted after it is
+    /// decoded, so up to one read behind); `nil` when the body is not decoded.
+    private var encodedWireSlack: Int64?
+    /// `CURLOPT_BUFFERSIZE` of the current hop: the most libcurl reads from the socket at once.
+    private var readBufferSize = 16 * 1024
     private(set) var lastActivity: UInt64
     /// Idle timeout in nanoseconds: the request's `timeoutInterval`, else the configuration's.
     let idleTimeout: UInt64
@@ -111,6 +120,7 @@ final class Transfer: @unchecked Sendable {
         head = nil
         reader = nil
         stopError = nil
+        encodedWireSlack = nil
         sentBytes = 0
         task.update { $0.currentRequest = next }
     }
@@ -204,6 +214,12 @@ final class Transfer: @unchecked Sendable {
             fields.append((name, value))
         }
         try RequestValidation.validate(method: method, url: url, headers: fields)
+        if configuration.tls.serverTrustEvaluator?.requiresSecureTransport == true, url.scheme?.lowercased() != "https" {
+            // Enforced here, where the evaluator is used, for every hop: a pinning manager
+            // must not send a request (or follow a redirect) in clear (docs/security.md).
+            let error = GannetError(.insecureTransport, "The trust evaluator requires HTTPS; refusing to send \(url.scheme ?? "") in clear", failingURL: url)
+            throw TransportError.urlError(gannet: error, url: url)
+        }
 
         self.easy = easy
         let me = Unmanaged.passUnretained(self).toOpaque()
@@ -229,10 +245,11 @@ final class Transfer: @unchecked Sendable {
         // default made 1 GiB downloads half as fast as the curl command line); bodies kept in
         // memory keep the default, so thousands of small tasks do not each hold 512 KiB.
         if case .memory = task.sink {
-            easy.set(CURLOPT_BUFFERSIZE, 16 * 1024)
+            readBufferSize = 16 * 1024
         } else {
-            easy.set(CURLOPT_BUFFERSIZE, 512 * 1024)
+            readBufferSize = 512 * 1024
         }
+        easy.set(CURLOPT_BUFFERSIZE, readBufferSize)
         TLSVerification.configure(easy, transfer: self, evaluates: evaluatesTrust)
 
         let connectMs = Int(min(configuration.connectTimeout, Double(idleTimeout) / 1e9) * 1000)
@@ -274,7 +291,10 @@ final class Transfer: @unchecked Sendable {
             expectedToSend = 0
             return
         }
-        reader = try source.makeReader()
+        reader = try source.makeReader { [weak self, engine] in
+            // From the body stream's thread: the read callback paused, bytes are ready now.
+            if let self { engine.submit(.resumeSending(self)) }
+        }
         let length = source.knownLength(declared: declaredLength)
         expectedToSend = length ?? -1
         task.update { $0.countOfBytesExpectedToSend = length ?? -1 }
@@ -360,6 +380,11 @@ final class Transfer: @unchecked Sendable {
             $0.countOfBytesExpectedToReceive = expected
         }
         task.existingProgress(upload: false)?.totalUnitCount = expected
+        if configuration.decompressesResponses, let coding = head.value("Content-Encoding"),
+           !coding.isEmpty, coding.lowercased() != "identity" {
+            let chunked = head.value("Transfer-Encoding")?.lowercased().contains("chunked") == true
+            encodedWireSlack = chunked ? Int64(readBufferSize) : 0
+        }
         switch task.sink {
         case .memory:
             if expected > 0 { body.reserveCapacity(Int(min(expected, configuration.limits.maximumBodyBytes, 64 << 20))) }
@@ -410,10 +435,23 @@ final class Transfer: @unchecked Sendable {
         case .memory: limit = configuration.limits.maximumBodyBytes
         case .file, .stream: limit = configuration.limits.maximumDownloadBytes
         }
-        if let limit, receivedBytes + Int64(bytes.count) > limit {
+        let decoded = receivedBytes + Int64(bytes.count)
+        if let limit, decoded > limit {
             let error = GannetError(.bodyTooLarge, "The response body exceeds \(limit) bytes after decoding", failingURL: request.url)
             stopError = TransportError.urlError(gannet: error, url: request.url)
             return 0
+        }
+        if let slack = encodedWireSlack, let ratio = configuration.limits.maximumDecompressionRatio,
+           decoded > SessionConfiguration.Limits.decompressionRatioGraceBytes, let easy {
+            // libcurl counts the encoded bytes it read (CURLINFO_SIZE_DOWNLOAD_T) before it
+            // decodes them; Gannet sees only decoded bytes.
+            let wire = max(easy.info(offset: CURLINFO_SIZE_DOWNLOAD_T) + slack, 1)
+            let (allowed, overflow) = wire.multipliedReportingOverflow(by: Int64(max(ratio, 1)))
+            if !overflow, decoded > allowed {
+                let error = GannetError(.decompressionBomb, "The response body decoded to \(decoded) bytes from \(wire) on the wire, over the \(ratio):1 limit", failingURL: request.url)
+                stopError = TransportError.urlError(gannet: error, url: request.url)
+                return 0
+            }
         }
         switch task.sink {
         case .memory:
@@ -426,12 +464,15 @@ final class Transfer: @unchecked Sendable {
                 return 0
             }
         case .stream(let stream):
-            if stream.pauseIfFull() {
-                // libcurl keeps these bytes and offers them again after the unpause.
-                isBackpressured = true
-                return Int(CURL_WRITEFUNC_PAUSE)
-            }
+            // Always taken: a write callback that answered CURL_WRITEFUNC_PAUSE would make
+            // libcurl buffer the rest of what this read decodes to (a compressed body can
+            // inflate hundreds of times), up to its 64 MiB pause buffer. The engine pauses the
+            // transfer once libcurl has returned instead (docs/engine.md, "Backpressure").
             stream.push(Data(bytes))
+            if !isBackpressured, stream.pauseIfFull() {
+                isBackpressured = true
+                engine.pauseReceiving(self)
+            }
         }
         receivedBytes += Int64(bytes.count)
         if let hook = hooks.dataTaskDidReceiveData {
@@ -442,10 +483,12 @@ final class Transfer: @unchecked Sendable {
     }
 
     func readBody(into buffer: UnsafeMutableRawBufferPointer) -> Int {
-        touch()
         guard let reader else { return 0 }
         do {
             let count = try reader.read(into: buffer)
+            // Waiting for a body stream is not activity: its idle timeout keeps running.
+            if count == StreamBodyReader.pause { return count }
+            touch()
             sentBytes += Int64(count)
             if count > 0, let hook = hooks.taskDidSendBodyData {
                 hook(task.manager, task, Int64(count), sentBytes, expectedToSend)
