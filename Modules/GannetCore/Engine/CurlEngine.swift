@@ -10,7 +10,7 @@ internal import Glibc
 /// then `curl_multi_wakeup`, which cuts the wait from the poll timeout to well under a
 /// millisecond (ENGINE-NOTES). Everything else runs on the engine thread.
 final class CurlEngine: @unchecked Sendable {
-    // @unchecked: `active`, `spareHandles`, `pendingPauses` and `stopping` are read and
+    // @unchecked: `active`, `spareHandles` and `stopping` are read and
     // written only on the engine thread (inside `run()` and the curl callbacks it drives). Other
     // threads touch only `inbox` (a Mutex) and call `curl_multi_wakeup`, which libcurl documents
     // as safe from any thread; `multi` outlives every submitter because they hold the engine.
@@ -37,9 +37,6 @@ final class CurlEngine: @unchecked Sendable {
     private var spareHandles: [EasyHandle] = []
     private var stopping = false
     private var lastTimeoutSweep: UInt64 = 0
-    /// Byte streams whose consumer fell behind during the current libcurl call; paused once
-    /// it returns (docs/engine.md, "Backpressure").
-    private var pendingPauses: [Transfer] = []
 
     init(configuration: SessionConfiguration) {
         _ = CurlGlobal.initialized
@@ -90,10 +87,8 @@ final class CurlEngine: @unchecked Sendable {
             inbox.withLock { swap(&$0, &commands) }
             for command in commands { apply(command) }
             commands.removeAll(keepingCapacity: true)
-            applyPendingPauses()
             if stopping { break }
             curl_multi_perform(multi.raw, &running)
-            applyPendingPauses()
             collectFinishedTransfers()
             sweepTimeouts()
             curl_multi_poll(multi.raw, nil, 0, active.isEmpty ? 1000 : 100, nil)
@@ -176,22 +171,6 @@ final class CurlEngine: @unchecked Sendable {
         }
         active[transfer.serial] = transfer
         curl_multi_add_handle(multi.raw, easy.raw)
-    }
-
-    /// Pauses receiving for `transfer` once the current libcurl call has returned. Called from
-    /// a write callback, on the engine thread.
-    func pauseReceiving(_ transfer: Transfer) {
-        pendingPauses.append(transfer)
-    }
-
-    private func applyPendingPauses() {
-        guard !pendingPauses.isEmpty else { return }
-        let transfers = pendingPauses
-        pendingPauses.removeAll(keepingCapacity: true)
-        for transfer in transfers where active[transfer.serial] != nil && transfer.isBackpressured {
-            guard let easy = transfer.easy else { continue }
-            curl_easy_pause(easy.raw, transfer.isSuspended ? CurlPause.all : CurlPause.receive)
-        }
     }
 
     /// Removes the transfer's handle from the multi handle and recycles it.

@@ -143,6 +143,13 @@ final class Transfer: @unchecked Sendable {
             return nil
         }
         let detail = String(cString: errorBuffer)
+        if stopError == nil, headComplete, encodedWireSlack != nil, code == CURLE_OUT_OF_MEMORY {
+            // libcurl refuses to hold more than 64 MiB decoded from one paused 32 KiB read of a
+            // byte stream: over 2,000:1, a bomb by any limit.
+            let error = GannetError(.decompressionBomb, "One read of the response body decoded to more than libcurl's 64 MiB pause buffer", failingURL: request.url, transportCode: Int(code.rawValue))
+            finish(error: TransportError.urlError(gannet: error, url: request.url))
+            return nil
+        }
         if stopError == nil, !headComplete, code == CURLE_OUT_OF_MEMORY {
             // libcurl refuses a header line over 100 KiB with "Out of memory".
             let error = GannetError(.headersTooLarge, "A response header line exceeds libcurl's 100 KiB limit", failingURL: request.url, transportCode: Int(code.rawValue))
@@ -244,10 +251,12 @@ final class Transfer: @unchecked Sendable {
         // Bodies streamed to a file or a consumer are read in large blocks (libcurl's 16 KiB
         // default made 1 GiB downloads half as fast as the curl command line); bodies kept in
         // memory keep the default, so thousands of small tasks do not each hold 512 KiB.
-        if case .memory = task.sink {
-            readBufferSize = 16 * 1024
-        } else {
-            readBufferSize = 512 * 1024
+        switch task.sink {
+        case .memory: readBufferSize = 16 * 1024
+        case .file: readBufferSize = 512 * 1024
+        // What one read decodes to may have to wait in libcurl's pause buffer (64 MiB at
+        // most) while the consumer catches up: 32 KiB of gzip decodes to 33 MiB at most.
+        case .stream: readBufferSize = 32 * 1024
         }
         easy.set(CURLOPT_BUFFERSIZE, readBufferSize)
         TLSVerification.configure(easy, transfer: self, evaluates: evaluatesTrust)
@@ -464,14 +473,16 @@ final class Transfer: @unchecked Sendable {
                 return 0
             }
         case .stream(let stream):
-            // Always taken: a write callback that answered CURL_WRITEFUNC_PAUSE would make
-            // libcurl buffer the rest of what this read decodes to (a compressed body can
-            // inflate hundreds of times), up to its 64 MiB pause buffer. The engine pauses the
-            // transfer once libcurl has returned instead (docs/engine.md, "Backpressure").
+            // Always taken, never answered with CURL_WRITEFUNC_PAUSE (docs/engine.md,
+            // "Backpressure").
             stream.push(Data(bytes))
-            if !isBackpressured, stream.pauseIfFull() {
+            if !isBackpressured, stream.pauseIfFull(), let easy {
+                // Paused from inside the callback, libcurl stops reading after this read (it
+                // would otherwise read on while the socket has data, up to 100 reads per
+                // call); what this read still decodes to, libcurl keeps and delivers after the
+                // unpause: at most one 32 KiB read, times the compression ratio.
                 isBackpressured = true
-                engine.pauseReceiving(self)
+                curl_easy_pause(easy.raw, CurlPause.receive)
             }
         }
         receivedBytes += Int64(bytes.count)
