@@ -145,7 +145,11 @@ final class StreamPump: Sendable {
     static let capacity = 256 << 10
 
     private struct State {
-        var buffer = Data()
+        /// Chunks as read, the first one consumed up to `offset`. (One `Data` trimmed with
+        /// `removeFirst` keeps its storage and grows with every append: 1 GiB for a 1 GiB body.)
+        var chunks: [Data] = []
+        var offset = 0
+        var buffered = 0
         var ended = false
         var failure: GannetError?
         var cancelled = false
@@ -166,12 +170,21 @@ final class StreamPump: Sendable {
     func take(into destination: UnsafeMutableRawBufferPointer) throws -> Int {
         enum Next { case bytes(Int, signalRoom: Bool), failure(GannetError), pause }
         let next: Next = state.withLock { state in
-            if !state.buffer.isEmpty {
-                let count = min(destination.count, state.buffer.count)
-                state.buffer.withUnsafeBytes { source in
-                    destination.baseAddress!.copyMemory(from: source.baseAddress!, byteCount: count)
+            if state.buffered > 0 {
+                var count = 0
+                while count < destination.count, let first = state.chunks.first {
+                    let take = min(destination.count - count, first.count - state.offset)
+                    first.withUnsafeBytes { source in
+                        (destination.baseAddress! + count).copyMemory(from: source.baseAddress! + state.offset, byteCount: take)
+                    }
+                    count += take
+                    state.offset += take
+                    if state.offset == first.count {
+                        state.chunks.removeFirst()
+                        state.offset = 0
+                    }
                 }
-                state.buffer.removeFirst(count)
+                state.buffered -= count
                 let signal = state.pumpWaiting
                 state.pumpWaiting = false
                 return .bytes(count, signalRoom: signal)
@@ -208,7 +221,7 @@ final class StreamPump: Sendable {
         while true {
             let space = state.withLock { state -> Int? in
                 if state.cancelled { return nil }
-                let free = Self.capacity - state.buffer.count
+                let free = Self.capacity - state.buffered
                 if free <= 0 { state.pumpWaiting = true }
                 return max(free, 0)
             }
@@ -224,7 +237,10 @@ final class StreamPump: Sendable {
                 ? GannetError(.bodyStreamFailed, "Reading the request body stream failed: \(stream.streamError.map { String(describing: $0) } ?? "unknown error")", underlyingError: stream.streamError)
                 : nil
             let (wakeEngine, done) = state.withLock { state -> (Bool, Bool) in
-                if count > 0 { state.buffer.append(contentsOf: chunk[0..<count]) }
+                if count > 0 {
+                    state.chunks.append(Data(chunk[0..<count]))
+                    state.buffered += count
+                }
                 if count == 0 { state.ended = true }
                 if let failure { state.failure = failure }
                 let waiting = state.engineWaiting

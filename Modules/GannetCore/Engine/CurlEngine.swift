@@ -126,7 +126,7 @@ final class CurlEngine: @unchecked Sendable {
             if let easy = transfer.easy {
                 // A byte stream whose consumer is behind stays paused for receiving.
                 let receivePaused = transfer.isAwaitingDisposition || transfer.isBackpressured
-                curl_easy_pause(easy.raw, receivePaused ? CurlPause.receive : CurlPause.resume)
+                unpause(transfer, easy, receivePaused ? CurlPause.receive : CurlPause.resume)
             }
         case .disposition(let transfer, let disposition):
             guard active[transfer.serial] != nil, transfer.isAwaitingDisposition else { return }
@@ -138,7 +138,7 @@ final class CurlEngine: @unchecked Sendable {
                 transfer.touch()
                 // May re-enter the header and write callbacks before it returns; they run here,
                 // on the engine thread, as they must.
-                curl_easy_pause(easy.raw, CurlPause.resume)
+                unpause(transfer, easy, CurlPause.resume)
             }
         case .resumeSending(let transfer):
             guard active[transfer.serial] != nil, let easy = transfer.easy else { return }
@@ -146,17 +146,27 @@ final class CurlEngine: @unchecked Sendable {
             // A suspended transfer resumes both directions when it is resumed.
             guard !transfer.isSuspended else { return }
             let receivePaused = transfer.isBackpressured || transfer.isAwaitingDisposition
-            curl_easy_pause(easy.raw, receivePaused ? CurlPause.receive : CurlPause.resume)
+            unpause(transfer, easy, receivePaused ? CurlPause.receive : CurlPause.resume)
         case .resumeReading(let transfer):
             guard active[transfer.serial] != nil, transfer.isBackpressured else { return }
             transfer.isBackpressured = false
             transfer.touch()
             if !transfer.isSuspended && !transfer.isAwaitingDisposition, let easy = transfer.easy {
-                curl_easy_pause(easy.raw, CurlPause.resume)
+                unpause(transfer, easy, CurlPause.resume)
             }
         case .shutdown:
             stopping = true
         }
+    }
+
+    /// Lifts a pause. libcurl first replays the bytes it held back through the write callback,
+    /// which may refuse them (a body or decompression limit); libcurl then reports the error
+    /// only to this caller, not to its transfer, so the engine ends the transfer here.
+    private func unpause(_ transfer: Transfer, _ easy: EasyHandle, _ mask: Int32) {
+        let code = curl_easy_pause(easy.raw, mask)
+        guard code != CURLE_OK, active[transfer.serial] != nil else { return }
+        detach(transfer)
+        transfer.unpauseFailed(code)
     }
 
     /// Configures the transfer's next hop on an easy handle and adds it to the multi handle.

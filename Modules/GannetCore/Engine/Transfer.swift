@@ -133,6 +133,12 @@ final class Transfer: @unchecked Sendable {
             metrics.redirectCount = redirectCount
             return next
         }
+        if code == CURLE_OK, let stopError {
+            // A callback refused bytes that libcurl replayed after an unpause and did not count
+            // as a failure (see CurlEngine.unpause).
+            finish(error: stopError)
+            return nil
+        }
         if code == CURLE_OK {
             if head != nil {
                 finish(outcome: TransferOutcome(request: request, response: response, head: head, data: body, error: nil, metrics: metrics))
@@ -158,6 +164,12 @@ final class Transfer: @unchecked Sendable {
         }
         finish(error: stopError ?? TransportError.urlError(curlCode: code, detail: detail, url: request.url))
         return nil
+    }
+
+    /// libcurl failed to replay held-back bytes when the transfer was unpaused: ends the task
+    /// with what a callback recorded, else with libcurl's code.
+    func unpauseFailed(_ code: CURLcode) {
+        finish(error: stopError ?? TransportError.urlError(curlCode: code, detail: String(cString: errorBuffer), url: request.url))
     }
 
     /// Completes the task with an error. Safe to call once; later calls are ignored.
@@ -429,6 +441,8 @@ final class Transfer: @unchecked Sendable {
     }
 
     func didReceiveBody(_ bytes: UnsafeRawBufferPointer) -> Int {
+        // Refused once, refused for good: libcurl may offer more after a failed replay.
+        if stopError != nil { return 0 }
         touch()
         if redirectTarget != nil {
             // The body of a redirect we follow is discarded; a large one is not worth reading.
