@@ -62,53 +62,57 @@ final class BlockingInputStream: InputStream {
     }
 }
 
-/// Issue 16, defect 4: a caller's InputStream is read off the engine thread.
-@Suite("Request body streams that block")
-struct BlockingBodyStreamTests {
-    let servers: TestServers
-    init() throws { servers = try TestServers.shared() }
+/// Under FaultsSerialSuites: these tests hold connections to the fault server for seconds,
+/// which the suites there that count this process's connections must not see.
+extension FaultsSerialSuites {
+    /// Issue 16, defect 4: a caller's InputStream is read off the engine thread.
+    @Suite("Request body streams that block")
+    struct BlockingBodyStreamTests {
+        let servers: TestServers
+        init() throws { servers = try TestServers.shared() }
 
-    private func waitUntil(_ condition: () -> Bool) async throws {
-        let deadline = ContinuousClock.now + .seconds(30)
-        while !condition() {
-            guard ContinuousClock.now < deadline else { throw GannetError(.timedOut, "the condition never held") }
-            try await Task.sleep(for: .milliseconds(10))
+        private func waitUntil(_ condition: () -> Bool) async throws {
+            let deadline = ContinuousClock.now + .seconds(30)
+            while !condition() {
+                guard ContinuousClock.now < deadline else { throw GannetError(.timedOut, "the condition never held") }
+                try await Task.sleep(for: .milliseconds(10))
+            }
         }
-    }
 
-    @Test func aBlockedStreamStallsNoOtherTransferAndItsTimeoutStillFires() async throws {
-        let manager = testManager(servers) { $0.timeoutIntervalForRequest = 2 }
-        let stream = BlockingInputStream(payload: Data("late".utf8), blockingFor: .seconds(20))
-        let gate = stream.gate
-        defer { gate.release() }
-        var upload = URLRequest(url: servers.url(.uploadDigest))
-        upload.httpMethod = "POST"
-        upload.httpBodyStream = stream
-        async let blocked = perform(manager, upload)
-        try await waitUntil { gate.isBlocked }
+        @Test func aBlockedStreamStallsNoOtherTransferAndItsTimeoutStillFires() async throws {
+            let manager = testManager(servers) { $0.timeoutIntervalForRequest = 2 }
+            let stream = BlockingInputStream(payload: Data("late".utf8), blockingFor: .seconds(20))
+            let gate = stream.gate
+            defer { gate.release() }
+            var upload = URLRequest(url: servers.url(.uploadDigest))
+            upload.httpMethod = "POST"
+            upload.httpBodyStream = stream
+            async let blocked = perform(manager, upload)
+            try await waitUntil { gate.isBlocked }
 
-        let other = await perform(manager, URLRequest(url: servers.url(.ok)))
-        #expect(other.response?.statusCode == 200)
-        #expect(gate.isBlocked, "the other request waited for the blocked read")
+            let other = await perform(manager, URLRequest(url: servers.url(.ok)))
+            #expect(other.response?.statusCode == 200)
+            #expect(gate.isBlocked, "the other request waited for the blocked read")
 
-        let result = await blocked
-        #expect(gannetCode(result.error) == .timedOut, "\(String(describing: result.error))")
-        #expect(gate.isBlocked, "the timeout waited for the blocked read")
-    }
+            let result = await blocked
+            #expect(gannetCode(result.error) == .timedOut, "\(String(describing: result.error))")
+            #expect(gate.isBlocked, "the timeout waited for the blocked read")
+        }
 
-    @Test func aStreamThatBlocksBrieflyIsSentWhole() async throws {
-        let manager = testManager(servers)
-        let payload = Data((0..<100_000).map { UInt8($0 % 251) })
-        let stream = BlockingInputStream(payload: payload, blockingFor: .seconds(20))
-        let gate = stream.gate
-        var upload = URLRequest(url: servers.url(.uploadDigest))
-        upload.httpMethod = "POST"
-        upload.httpBodyStream = stream
-        async let response = perform(manager, upload)
-        try await waitUntil { gate.isBlocked }
-        gate.release()
-        let result = await response
-        let text = String(decoding: result.value ?? Data(), as: UTF8.self)
-        #expect(text.hasPrefix("\(payload.count) "), "\(text) \(String(describing: result.error))")
+        @Test func aStreamThatBlocksBrieflyIsSentWhole() async throws {
+            let manager = testManager(servers)
+            let payload = Data((0..<100_000).map { UInt8($0 % 251) })
+            let stream = BlockingInputStream(payload: payload, blockingFor: .seconds(20))
+            let gate = stream.gate
+            var upload = URLRequest(url: servers.url(.uploadDigest))
+            upload.httpMethod = "POST"
+            upload.httpBodyStream = stream
+            async let response = perform(manager, upload)
+            try await waitUntil { gate.isBlocked }
+            gate.release()
+            let result = await response
+            let text = String(decoding: result.value ?? Data(), as: UTF8.self)
+            #expect(text.hasPrefix("\(payload.count) "), "\(text) \(String(describing: result.error))")
+        }
     }
 }
