@@ -63,31 +63,31 @@ extension FaultsSerialSuites {
 
         @Test func aSlowConsumerOfAHighlyCompressibleBodyGetsItWhole() async throws {
             let manager = SessionManager()
-            let (response, body) = try await manager.bytes(for: URLRequest(url: servers.url(.gzipCompressible(mebibytes: 64))))
+            let (response, body) = try await manager.bytes(for: URLRequest(url: servers.url(.gzipCompressible(mebibytes: 32))))
             #expect(response.statusCode == 200)
             let task = try #require(manager.tasks.first)
             // The consumer lags: it starts only once the engine has reached the high-water mark.
             while task.state == .running && task.countOfBytesReceived < 1 << 20 { try await Task.sleep(for: .milliseconds(20)) }
             var received = 0
             for try await chunk in body { received += chunk.count }
-            #expect(received == 64 << 20)
+            #expect(received == 32 << 20)
         }
 
         @Test func aDownloadOfAHighlyCompressibleBodySucceedsWithTheDefaults() async throws {
             let (url, response) = try await SessionManager().download(
-                for: URLRequest(url: servers.url(.gzipCompressible(mebibytes: 64))),
+                for: URLRequest(url: servers.url(.gzipCompressible(mebibytes: 32))),
                 to: FileManager.default.temporaryDirectory.appendingPathComponent("gannet-compressible-\(UUID()).bin"))
             defer { try? FileManager.default.removeItem(at: url) }
             #expect(response.statusCode == 200)
             let size = try FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber
-            #expect(size?.intValue == 64 << 20)
+            #expect(size?.intValue == 32 << 20)
         }
 
         @Test func theRatioLimitIsConfigurable() async throws {
             var configuration = SessionConfiguration.default
             configuration.limits.maximumDecompressionRatio = 100
             let manager = SessionManager(configuration: configuration)
-            let (_, body) = try await manager.bytes(for: URLRequest(url: servers.url(.gzipCompressible(mebibytes: 64))))
+            let (_, body) = try await manager.bytes(for: URLRequest(url: servers.url(.gzipCompressible(mebibytes: 32))))
             await #expect(throws: (any Error).self) {
                 for try await _ in body {}
             }
