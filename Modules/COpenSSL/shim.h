@@ -52,4 +52,14 @@ static inline long copenssl_SSL_get_tlsext_status_type(SSL *s) {
     return SSL_get_tlsext_status_type(s);
 }
 
+// A connection's SSL_CTX carries Gannet's record of it (docs/engine.md, "TLS"): an ex_data
+// slot whose free function runs when libcurl frees the context with the connection. The
+// index allocator is a macro over CRYPTO_get_ex_new_index.
+static inline int copenssl_SSL_CTX_get_ex_new_index(CRYPTO_EX_free *free_func) {
+    return SSL_CTX_get_ex_new_index(0, NULL, NULL, NULL, free_func);
+}
+// SSL_OP_NO_RENEGOTIATION is a macro built from SSL_OP_BIT, which Swift does not import.
+static inline uint64_t copenssl_SSL_OP_NO_RENEGOTIATION(void) { return SSL_OP_NO_RENEGOTIATION; }
+
+
 #endif

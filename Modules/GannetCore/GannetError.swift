@@ -52,6 +52,12 @@ public struct GannetError: Error, Sendable, CustomStringConvertible {
         /// or asked to retry a request whose body cannot be sent again; the cause is the
         /// ``GannetError/underlyingError`` (docs/interceptors.md).
         public static let requestRetryFailed = Code("requestRetryFailed")
+        /// A response body decoded to more than
+        /// ``SessionConfiguration/Limits/maximumDecompressionRatio`` times its size on the wire.
+        public static let decompressionBomb = Code("decompressionBomb")
+        /// A plain-`http` request (or redirect) on a session whose trust evaluator requires
+        /// HTTPS (``ServerTrustEvaluating/requiresSecureTransport``); nothing was sent.
+        public static let insecureTransport = Code("insecureTransport")
     }
 
     /// What kind of failure this is.

@@ -94,8 +94,23 @@ public struct SessionConfiguration: Sendable {
         /// The most body bytes, after decompression, that a data task keeps in memory.
         /// Download tasks stream to a file and use ``maximumDownloadBytes``.
         public var maximumBodyBytes: Int64 = 100 * 1024 * 1024
-        /// The most body bytes a download task writes to its file; `nil` means no limit.
-        public var maximumDownloadBytes: Int64? = nil
+        /// The most body bytes, after decompression, that a download task writes to its file
+        /// or a byte stream (``SessionManager/bytes(for:)``) hands on; `nil` means no limit.
+        /// Defaults to 32 GiB: more than any file a user means to fetch in one request, less
+        /// than an endless or inflating body needs to fill a disk. Exceeding it fails the task
+        /// with ``GannetError/Code/bodyTooLarge``.
+        public var maximumDownloadBytes: Int64? = 32 << 30
+        /// The most decoded bytes per byte received on the wire, for any body with a
+        /// `Content-Encoding`; `nil` means no limit. Checked once a body has decoded to more
+        /// than ``decompressionRatioGraceBytes`` (so small, very compressible bodies are never
+        /// refused). Defaults to 200: text, JSON and logs compress 3 to 30 times, very sparse
+        /// data a few hundred times, while a gzip bomb inflates 1,000 times (brotli's far more).
+        /// Exceeding it fails the task with ``GannetError/Code/decompressionBomb``.
+        public var maximumDecompressionRatio: Int? = 200
+
+        /// How many decoded bytes a body may reach before ``maximumDecompressionRatio`` applies:
+        /// 16 MiB.
+        public static let decompressionRatioGraceBytes: Int64 = 16 << 20
 
         /// Creates the default limits.
         public init() {}

@@ -23,6 +23,9 @@ struct SessionHooks: Sendable {
     var taskDidComplete: Completion?
     var serverTrustChallenge: TrustChallenge?
     var taskDidFinishCollectingMetrics: MetricsCollected?
+    /// Bumped whenever the challenge handler is set: a pooled connection approved under an
+    /// older value is asked about again before its next request (docs/engine.md, "TLS").
+    var trustGeneration: UInt64 = 0
 }
 
 extension SessionManager {
@@ -74,7 +77,10 @@ extension SessionManager {
     /// }
     /// ```
     public func setServerTrustChallengeHandler(_ block: (@Sendable (SessionManager, SessionTask, ServerTrust) -> ServerTrustDisposition)?) {
-        hooks.withLock { $0.serverTrustChallenge = block }
+        hooks.withLock {
+            $0.serverTrustChallenge = block
+            $0.trustGeneration &+= 1
+        }
     }
 
     /// Receives the ``TaskMetrics`` of every task whose transfer reached the engine, once, when it

@@ -363,16 +363,26 @@ struct CLIDownloadTests {
     @Test func ctrlCCancelsADownloadAndLeavesNoFile() async throws {
         let folder = try folder()
         defer { try? FileManager.default.removeItem(at: folder) }
+        // The download's temporary file appears once the response head is in: the request is
+        // under way, so Ctrl-C must cancel it (the temporary folder is the child's own).
+        let scratch = try self.folder()
+        defer { try? FileManager.default.removeItem(at: scratch) }
         let result = try await GannetBinary.runInterrupted(
-            ["-d", "-o", "slow.bin", "\(httpbin)/drip?numbytes=100&duration=10"], after: .seconds(1), in: folder)
+            ["-d", "-o", "slow.bin", "\(httpbin)/drip?numbytes=100&duration=10"], in: folder,
+            environment: ["TMPDIR": scratch.path]) { _ in
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: scratch.path)) ?? []
+            return names.contains { $0.hasPrefix("gannet-download-") }
+        }
         #expect(result.status == 130)
+        #expect(((try? FileManager.default.contentsOfDirectory(atPath: scratch.path)) ?? []).isEmpty, "the partial file must be removed")
         #expect(result.err.contains("gannet: interrupted"))
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
     }
 
     @Test func ctrlCStopsAStreamedBody() async throws {
         let started = ContinuousClock.now
-        let result = try await GannetBinary.runInterrupted(["\(httpbin)/drip?numbytes=100&duration=10"], after: .seconds(1))
+        // Interrupted once the first body byte is out: the body is streaming.
+        let result = try await GannetBinary.runInterrupted(["\(httpbin)/drip?numbytes=100&duration=10"]) { !$0.isEmpty }
         #expect(result.status == 130)
         #expect(result.stdout.count < 100)
         #expect(ContinuousClock.now - started < .seconds(9), "well before the server's 10 s")

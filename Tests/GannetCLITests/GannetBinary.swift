@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 /// The built `gannet` executable and a way to run it.
@@ -60,9 +61,13 @@ enum GannetBinary {
         try await run(executable: location(), arguments: arguments, in: directory, timeout: timeout)
     }
 
-    /// Runs `gannet arguments` and sends it SIGINT (Ctrl-C) after `delay`.
-    static func runInterrupted(_ arguments: [String], after delay: Duration, in directory: URL? = nil) async throws -> Result {
-        try await run(executable: location(), arguments: arguments, in: directory, timeout: .seconds(60), interruptAfter: delay)
+    /// Runs `gannet arguments` and sends it SIGINT (Ctrl-C) once `ready` holds, given what it
+    /// has written to stdout so far; checked every 20 ms. A signal of readiness, never a fixed
+    /// delay: on a loaded machine the command may not have started its request after a second.
+    static func runInterrupted(_ arguments: [String], in directory: URL? = nil, environment: [String: String]? = nil,
+                               when ready: @escaping @Sendable (Data) -> Bool) async throws -> Result {
+        try await run(executable: location(), arguments: arguments, in: directory, timeout: .seconds(60),
+                      environment: environment, interruptWhen: ready)
     }
 
     /// Runs `gannet` inside a pseudo-terminal (`script`), so its stdout and stderr are a tty.
@@ -76,10 +81,14 @@ enum GannetBinary {
     }
 
     private static func run(executable: URL, arguments: [String], in directory: URL?, timeout: Duration,
-                            interruptAfter: Duration? = nil) async throws -> Result {
+                            environment: [String: String]? = nil,
+                            interruptWhen ready: (@Sendable (Data) -> Bool)? = nil) async throws -> Result {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
+        if let environment {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         if let directory { process.currentDirectoryURL = directory }
         let stdout = Pipe(), stderr = Pipe()
         process.standardOutput = stdout
@@ -88,7 +97,8 @@ enum GannetBinary {
         // Read both pipes while the process runs, so a large output cannot fill a pipe and stall
         // it; on dispatch threads, since a blocking read would hold a thread of the (small)
         // cooperative pool and starve the watchdog.
-        async let out = readToEnd(stdout)
+        let soFar = OutputSoFar()
+        async let out = readToEnd(stdout, into: soFar)
         async let err = readToEnd(stderr)
         let exited = AsyncStream<Void>.makeStream()
         process.terminationHandler = { _ in exited.continuation.finish() }
@@ -98,8 +108,10 @@ enum GannetBinary {
             process.terminate()
         }
         let interrupter = Task {
-            guard let interruptAfter else { return }
-            try await Task.sleep(for: interruptAfter)
+            guard let ready else { return }
+            while !ready(soFar.data) {
+                try await Task.sleep(for: .milliseconds(20))
+            }
             process.interrupt()
         }
         for await _ in exited.stream {}
@@ -109,11 +121,27 @@ enum GannetBinary {
         return Result(status: process.terminationStatus, stdout: outData, stderr: errData)
     }
 
-    private static func readToEnd(_ pipe: Pipe) async -> Data {
+    private static func readToEnd(_ pipe: Pipe, into soFar: OutputSoFar? = nil) async -> Data {
         await withCheckedContinuation { continuation in
             DispatchQueue.global().async {
-                continuation.resume(returning: pipe.fileHandleForReading.readDataToEndOfFile())
+                guard let soFar else {
+                    continuation.resume(returning: pipe.fileHandleForReading.readDataToEndOfFile())
+                    return
+                }
+                while true {
+                    let chunk = pipe.fileHandleForReading.availableData
+                    if chunk.isEmpty { break }
+                    soFar.append(chunk)
+                }
+                continuation.resume(returning: soFar.data)
             }
         }
+    }
+
+    /// What a process has written so far, read while it runs.
+    final class OutputSoFar: Sendable {
+        private let bytes = Mutex(Data())
+        var data: Data { bytes.withLock { $0 } }
+        func append(_ chunk: Data) { bytes.withLock { $0.append(chunk) } }
     }
 }

@@ -88,4 +88,49 @@ struct ServerTrustChallengeTests {
         #expect((second.error as? URLError)?.code == .cancelled)
         #expect(servers.accessLogLines(containing: marker).isEmpty)
     }
+
+    /// Issue 16, defect 1: a connection approved by one handler is not trusted by the next.
+    @Test func aReplacedHandlerIsAskedBeforeAPooledConnectionIsReused() async throws {
+        struct Refused: Error {}
+        let manager = testManager(servers)
+        manager.setServerTrustChallengeHandler { _, _, _ in .useCredential }
+        let first = await perform(manager, request(.good, marker: UUID().uuidString))
+        #expect(first.response?.statusCode == 200)
+        let asked = CallCounter()
+        manager.setServerTrustChallengeHandler { _, _, _ in
+            asked.increment()
+            return .reject(Refused())
+        }
+        let marker = UUID().uuidString
+        let second = await perform(manager, request(.good, marker: marker))
+        #expect(asked.value == 1, "the new handler must be asked for the pooled connection")
+        #expect((second.error as? URLError)?.code == .serverCertificateUntrusted)
+        #expect(servers.accessLogLines(containing: marker).isEmpty, "no request may be sent on a rejected connection")
+    }
+
+    @Test func removingTheHandlerRestoresDefaultVerificationOnPooledConnections() async throws {
+        let manager = testManager(servers)
+        manager.setServerTrustChallengeHandler { _, _, _ in .useCredential }
+        let first = await perform(manager, request(.selfSigned, marker: UUID().uuidString))
+        #expect(first.response?.statusCode == 200)
+        manager.setServerTrustChallengeHandler(nil)
+        let marker = UUID().uuidString
+        let second = await perform(manager, request(.selfSigned, marker: marker))
+        #expect((second.error as? URLError)?.code == .serverCertificateUntrusted)
+        #expect(servers.accessLogLines(containing: marker).isEmpty)
+    }
+
+    @Test func theSameHandlerIsAskedOncePerConnection() async throws {
+        let manager = testManager(servers)
+        let asked = CallCounter()
+        manager.setServerTrustChallengeHandler { _, _, _ in
+            asked.increment()
+            return .useCredential
+        }
+        for _ in 0..<3 {
+            let response = await perform(manager, request(.good, marker: UUID().uuidString))
+            #expect(response.response?.statusCode == 200)
+        }
+        #expect(asked.value == 1, "a pooled connection approved by the current handler is not asked again")
+    }
 }

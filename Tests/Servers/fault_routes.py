@@ -11,8 +11,10 @@ import email.utils
 import json
 import math
 import socket
+import random
 import struct
 import time
+import zlib
 from dataclasses import dataclass
 
 from bombs import Bombs
@@ -148,6 +150,7 @@ class Routes(_InterceptorRoutes):
             "/deflate-bomb": self.bomb,
             "/brotli-bomb": self.bomb,
             "/stacked-encoding": self.bomb,
+            "/gzip-compressible": self.gzip_compressible,
         }
         self.prefixed = {"/chain/": self.chain, "/delay-ms/": self.delay, "/status/": self.status}
         self.prefixed["/concurrency/"] = ConcurrencyRoutes().handle
@@ -319,6 +322,35 @@ class Routes(_InterceptorRoutes):
         return await _finish(
             writer, simple("200 OK", body, [("Content-Type", "application/octet-stream"), ("Content-Encoding", encoding)])
         )
+
+    # MARK: legitimate but highly compressible (issue 16): a body a bomb limit must not stop
+
+    async def gzip_compressible(self, request, reader, writer) -> bool:
+        """`mib` MiB (default 64) of sparse bytes, gzip at about 150:1; `X-Decoded-Length` says how many."""
+        mib = _int(request, "mib", 64)
+        body = _sparse_gzip(mib)
+        extra = [("Content-Type", "application/octet-stream"), ("Content-Encoding", "gzip"),
+                 ("X-Decoded-Length", str(mib << 20))]
+        return await _finish(writer, simple("200 OK", body, extra))
+
+
+def _sparse_gzip(mib: int) -> bytes:
+    """One MiB with 3 random bytes in every 2 KiB, deflated once with a full flush (so no
+    match reaches back into the previous copy) and repeated `mib` times inside one gzip member."""
+    rnd = random.Random(16)
+    block = bytearray(1 << 20)
+    for start in range(0, len(block), 2048):
+        for _ in range(3):
+            block[start + rnd.randrange(2048)] = rnd.randrange(1, 256)
+    block = bytes(block)
+    deflater = zlib.compressobj(6, zlib.DEFLATED, -15)
+    flushed = deflater.compress(block) + deflater.flush(zlib.Z_FULL_FLUSH)
+    crc = 0
+    for _ in range(mib):
+        crc = zlib.crc32(block, crc)
+    final = zlib.compressobj(6, zlib.DEFLATED, -15).flush(zlib.Z_FINISH)
+    header = b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\xff"
+    return header + flushed * mib + final + struct.pack("<II", crc, (mib << 20) & 0xFFFFFFFF)
 
 
 def _abort_with_reset(writer: asyncio.StreamWriter) -> None:

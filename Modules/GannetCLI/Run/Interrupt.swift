@@ -4,35 +4,63 @@ internal import Synchronization
 /// Ctrl-C: the first SIGINT cancels the running command (a download then removes its partial
 /// file) and the process exits with 130; a second one exits at once.
 enum Interrupt {
-    private static let count = Atomic<Int>(0)
+    private static let interrupts = Atomic<Int>(0)
     private static let action = Mutex<(@Sendable () -> Void)?>(nil)
-    /// Written once, by `install()` on the main thread before any other work starts, and only
-    /// kept so the source stays alive: never read concurrently.
-    nonisolated(unsafe) private static var source: (any DispatchSourceSignal)?
 
-    static var happened: Bool { count.load(ordering: .relaxed) > 0 }
+    static var happened: Bool { interrupts.load(ordering: .relaxed) > 0 }
 
     /// Installs the handler; called once, from `main`, before any work starts.
+    ///
+    /// A `sigaction` handler writes one byte to a pipe (all it may safely do) and a thread of
+    /// its own reads the pipe and cancels the command. Whichever thread the kernel picks to
+    /// deliver SIGINT runs the handler, so no Ctrl-C is lost. (The former `SIG_IGN` plus a
+    /// dispatch signal source lost a Ctrl-C that came before the source was registered, since
+    /// an ignored signal is discarded: the CLI tests met it under load.)
     static func install() {
+        var ends: [Int32] = [-1, -1]
+        guard pipe(&ends) == 0 else { return }
+        interruptPipeWriteEnd = ends[1]
+        let readEnd = ends[0]
+        let waiter = Thread {
+            var byte: UInt8 = 0
+            while true {
+                let count = read(readEnd, &byte, 1)
+                if count < 0 && errno == EINTR { continue }
+                guard count == 1 else { return }
+                if interrupts.add(1, ordering: .relaxed).newValue > 1 { exit(130) }
+                action.withLock { $0 }?()
+                TaskRegistry.current.cancel()
+            }
+        }
+        waiter.name = "gannet.sigint"
+        waiter.start()
+        var handler = sigaction()
+        handler.__sigaction_handler.sa_handler = interruptSignalHandler
+        sigemptyset(&handler.sa_mask)
+        handler.sa_flags = SA_RESTART
+        sigaction(SIGINT, &handler, nil)
         // A parent may have started us with SIGINT blocked (a blocked mask is inherited across
         // exec); Ctrl-C must work whoever launched the command.
         var unblock = sigset_t()
         sigemptyset(&unblock)
         sigaddset(&unblock, SIGINT)
         pthread_sigmask(SIG_UNBLOCK, &unblock, nil)
-        signal(SIGINT, SIG_IGN)
-        let signalSource = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
-        signalSource.setEventHandler {
-            if count.add(1, ordering: .relaxed).newValue > 1 { exit(130) }
-            action.withLock { $0 }?()
-            TaskRegistry.current.cancel()
-        }
-        signalSource.resume()
-        source = signalSource
     }
 
-    /// What the first Ctrl-C does, besides cancelling the registered session task.
+    /// What the first Ctrl-C does, besides cancelling the registered session task. Runs at
+    /// once when a Ctrl-C came before it was set.
     static func onInterrupt(_ body: @escaping @Sendable () -> Void) {
         action.withLock { $0 = body }
+        if happened { body() }
     }
+}
+
+/// The pipe's write end, set once by `Interrupt.install()` before the handler is installed and
+/// only read after: the handler must not touch Swift runtime state, so it is a plain global.
+nonisolated(unsafe) private var interruptPipeWriteEnd: Int32 = -1
+
+/// The SIGINT handler: async-signal-safe, it only writes one byte to the pipe.
+private func interruptSignalHandler(_ signal: Int32) {
+    var byte: UInt8 = 1
+    _ = write(interruptPipeWriteEnd, &byte, 1)
 }

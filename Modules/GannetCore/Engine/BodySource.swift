@@ -1,12 +1,14 @@
 #if canImport(Glibc)
 internal import Glibc
 #endif
+internal import Synchronization
 
 /// Where a request body comes from. Bodies are read as libcurl asks for bytes, straight into
 /// its buffer, so a file or stream body is never held in memory whole.
 enum BodySource: @unchecked Sendable {
     // @unchecked: the InputStream case is not Sendable; it is handed from the creating thread
-    // to the engine thread once, when the task resumes, and never touched elsewhere after.
+    // to the engine thread once, when the task resumes, then to the one thread that reads it
+    // (StreamBodyReader), and never touched elsewhere after.
     case data(Data)
     case file(URL)
     case stream(InputStream)
@@ -39,20 +41,27 @@ enum BodySource: @unchecked Sendable {
         return true
     }
 
-    /// Makes a reader positioned at the start of the body.
-    func makeReader() throws -> any BodyReader {
+    /// Makes a reader positioned at the start of the body. `wake` is called, from another
+    /// thread, when a reader that answered ``BodyReader/pause`` has bytes again.
+    func makeReader(wake: @escaping @Sendable () -> Void) throws -> any BodyReader {
         switch self {
         case .data(let data): return DataBodyReader(data: data)
         case .file(let url): return try FileBodyReader(url: url)
-        case .stream(let stream): return StreamBodyReader(stream: stream)
+        case .stream(let stream): return StreamBodyReader(stream: stream, wake: wake)
         }
     }
 }
 
 /// Reads one body; used only on the engine thread.
 protocol BodyReader: AnyObject {
-    /// Fills `buffer`; returns the count read, 0 at the end. Throws on a read failure.
+    /// Fills `buffer`; returns the count read, 0 at the end, or ``BodyReader/pause`` when no
+    /// byte is ready yet (the reader calls its `wake` once there is). Throws on a read failure.
     func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int
+}
+
+extension BodyReader {
+    /// libcurl's `CURL_READFUNC_PAUSE`: nothing to send yet, ask again after an unpause.
+    static var pause: Int { 0x1000_0001 }
 }
 
 final class DataBodyReader: BodyReader {
@@ -98,24 +107,148 @@ final class FileBodyReader: BodyReader {
     }
 }
 
+/// Reads a caller's `InputStream` on a thread of its own into a bounded buffer, so a stream
+/// whose `read` blocks (a pipe, a socket, a slow producer) stalls only its own transfer: the
+/// engine thread takes what is buffered, answers ``BodyReader/pause`` when nothing is, and is
+/// woken by a command once the stream thread has more (docs/engine.md).
 final class StreamBodyReader: BodyReader {
-    private let stream: InputStream
-    private var opened = false
+    private let pump: StreamPump
 
-    init(stream: InputStream) { self.stream = stream }
+    init(stream: InputStream, wake: @escaping @Sendable () -> Void) {
+        pump = StreamPump(wake: wake)
+        let pump = self.pump
+        let box = StreamBox(stream)
+        let thread = Thread { pump.run(box.stream) }
+        thread.name = "gannet.body-stream"
+        thread.start()
+    }
 
-    deinit { if opened { stream.close() } }
+    /// The transfer is done with the body (finished, cancelled, or moved to another hop):
+    /// the stream thread stops after its current read and closes the stream.
+    deinit { pump.cancel() }
 
     func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
-        if !opened {
-            stream.open()
-            opened = true
+        try pump.take(into: buffer)
+    }
+}
+
+/// Carries the stream to its thread. @unchecked: the stream moves once, from the engine
+/// thread to the stream thread, before the thread starts; nothing else touches it after.
+private struct StreamBox: @unchecked Sendable {
+    let stream: InputStream
+    init(_ stream: InputStream) { self.stream = stream }
+}
+
+/// The buffer between a stream thread and the engine thread.
+final class StreamPump: Sendable {
+    /// Bytes read ahead of libcurl; the stream thread waits while this much is unsent.
+    static let capacity = 256 << 10
+
+    private struct State {
+        /// Chunks as read, the first one consumed up to `offset`. (One `Data` trimmed with
+        /// `removeFirst` keeps its storage and grows with every append: 1 GiB for a 1 GiB body.)
+        var chunks: [Data] = []
+        var offset = 0
+        var buffered = 0
+        var ended = false
+        var failure: GannetError?
+        var cancelled = false
+        /// The engine found nothing and paused sending: wake it on the next change.
+        var engineWaiting = false
+        /// The stream thread found the buffer full: signal `room` when bytes are taken.
+        var pumpWaiting = false
+    }
+
+    private let state = Mutex(State())
+    private let room = DispatchSemaphore(value: 0)
+    private let wake: @Sendable () -> Void
+
+    init(wake: @escaping @Sendable () -> Void) { self.wake = wake }
+
+    // MARK: Engine thread
+
+    func take(into destination: UnsafeMutableRawBufferPointer) throws -> Int {
+        enum Next { case bytes(Int, signalRoom: Bool), failure(GannetError), pause }
+        let next: Next = state.withLock { state in
+            if state.buffered > 0 {
+                var count = 0
+                while count < destination.count, let first = state.chunks.first {
+                    let take = min(destination.count - count, first.count - state.offset)
+                    first.withUnsafeBytes { source in
+                        (destination.baseAddress! + count).copyMemory(from: source.baseAddress! + state.offset, byteCount: take)
+                    }
+                    count += take
+                    state.offset += take
+                    if state.offset == first.count {
+                        state.chunks.removeFirst()
+                        state.offset = 0
+                    }
+                }
+                state.buffered -= count
+                let signal = state.pumpWaiting
+                state.pumpWaiting = false
+                return .bytes(count, signalRoom: signal)
+            }
+            if let failure = state.failure { return .failure(failure) }
+            if state.ended { return .bytes(0, signalRoom: false) }
+            state.engineWaiting = true
+            return .pause
         }
-        let count = stream.read(buffer.baseAddress!.assumingMemoryBound(to: UInt8.self), maxLength: buffer.count)
-        if count < 0 {
-            let reason = stream.streamError.map { String(describing: $0) } ?? "unknown error"
-            throw GannetError(.bodyStreamFailed, "Reading the request body stream failed: \(reason)", underlyingError: stream.streamError)
+        switch next {
+        case .bytes(let count, let signalRoom):
+            if signalRoom { room.signal() }
+            return count
+        case .failure(let error): throw error
+        case .pause: return StreamBodyReader.pause
         }
-        return count
+    }
+
+    func cancel() {
+        let signal = state.withLock { state -> Bool in
+            state.cancelled = true
+            defer { state.pumpWaiting = false }
+            return state.pumpWaiting
+        }
+        if signal { room.signal() }
+    }
+
+    // MARK: Stream thread
+
+    func run(_ stream: InputStream) {
+        stream.open()
+        defer { stream.close() }
+        var chunk = [UInt8](repeating: 0, count: 64 << 10)
+        while true {
+            let space = state.withLock { state -> Int? in
+                if state.cancelled { return nil }
+                let free = Self.capacity - state.buffered
+                if free <= 0 { state.pumpWaiting = true }
+                return max(free, 0)
+            }
+            guard let space else { return }
+            if space == 0 {
+                room.wait()
+                continue
+            }
+            let count = chunk.withUnsafeMutableBufferPointer { pointer in
+                stream.read(pointer.baseAddress!, maxLength: min(space, pointer.count))
+            }
+            let failure: GannetError? = count < 0
+                ? GannetError(.bodyStreamFailed, "Reading the request body stream failed: \(stream.streamError.map { String(describing: $0) } ?? "unknown error")", underlyingError: stream.streamError)
+                : nil
+            let (wakeEngine, done) = state.withLock { state -> (Bool, Bool) in
+                if count > 0 {
+                    state.chunks.append(Data(chunk[0..<count]))
+                    state.buffered += count
+                }
+                if count == 0 { state.ended = true }
+                if let failure { state.failure = failure }
+                let waiting = state.engineWaiting
+                state.engineWaiting = false
+                return (waiting, count <= 0 || state.cancelled)
+            }
+            if wakeEngine { wake() }
+            if done { return }
+        }
     }
 }

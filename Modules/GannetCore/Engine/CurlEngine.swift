@@ -1,5 +1,8 @@
 internal import CCurl
 internal import Synchronization
+#if canImport(Glibc)
+internal import Glibc
+#endif
 
 /// One thread that owns a libcurl multi handle and every easy handle of one session manager.
 ///
@@ -7,7 +10,7 @@ internal import Synchronization
 /// then `curl_multi_wakeup`, which cuts the wait from the poll timeout to well under a
 /// millisecond (ENGINE-NOTES). Everything else runs on the engine thread.
 final class CurlEngine: @unchecked Sendable {
-    // @unchecked: `active`, `spareHandles`, `verifiedConnections` and `stopping` are read and
+    // @unchecked: `active`, `spareHandles` and `stopping` are read and
     // written only on the engine thread (inside `run()` and the curl callbacks it drives). Other
     // threads touch only `inbox` (a Mutex) and call `curl_multi_wakeup`, which libcurl documents
     // as safe from any thread; `multi` outlives every submitter because they hold the engine.
@@ -19,19 +22,21 @@ final class CurlEngine: @unchecked Sendable {
         case resume(Transfer)
         case disposition(Transfer, ResponseDisposition)
         case resumeReading(Transfer)
+        /// The request body stream has bytes (or its end) for a transfer whose read callback
+        /// paused sending.
+        case resumeSending(Transfer)
         case shutdown
     }
 
     let configuration: SessionConfiguration
     private let multi: MultiHandle
     private let inbox = Mutex<[Command]>([])
-    private var active: [ObjectIdentifier: Transfer] = [:]
+    /// Live transfers by ``Transfer/serial``, a number never reused, so a stale reference
+    /// (a pooled connection's ``ConnectionTrust``) finds nothing instead of another transfer.
+    private var active: [UInt64: Transfer] = [:]
     private var spareHandles: [EasyHandle] = []
     private var stopping = false
     private var lastTimeoutSweep: UInt64 = 0
-    /// `SSL*` of connections whose handshake this engine's evaluator approved; a pooled
-    /// connection missing here is evaluated again before a request is sent on it.
-    var verifiedConnections = Set<UnsafeMutableRawPointer>()
 
     init(configuration: SessionConfiguration) {
         _ = CurlGlobal.initialized
@@ -40,7 +45,10 @@ final class CurlEngine: @unchecked Sendable {
         multi.set(CURLMOPT_MAX_HOST_CONNECTIONS, configuration.maximumConnectionsPerHost)
         multi.set(CURLMOPT_MAXCONNECTS, max(configuration.maximumIdleConnections, 1))
         multi.set(CURLMOPT_PIPELINING, Int(CURLPIPE_MULTIPLEX))
-        let thread = Thread { [self] in run() }
+        let thread = Thread { [self] in
+            CurlEngine.blockSIGPIPE()
+            run()
+        }
         thread.name = "gannet.engine"
         thread.start()
     }
@@ -55,6 +63,19 @@ final class CurlEngine: @unchecked Sendable {
     /// released, since tasks keep their manager) end cancelled.
     func shutdown() {
         submit(.shutdown)
+    }
+
+    /// Blocks `SIGPIPE` on the engine thread, where every socket write happens. libcurl 7.88
+    /// already sends with `MSG_NOSIGNAL`, but a libcurl whose TLS backend writes through
+    /// OpenSSL's own socket BIO (`send` without flags) would raise it on a reset peer, and
+    /// `CURLOPT_NOSIGNAL` stops libcurl ignoring it. A signal raised by this thread's own write
+    /// while blocked stays pending on this thread and is never delivered; the process's
+    /// disposition and every other thread are left alone (docs/engine.md, "Signals").
+    private static func blockSIGPIPE() {
+        var set = sigset_t()
+        sigemptyset(&set)
+        sigaddset(&set, SIGPIPE)
+        pthread_sigmask(SIG_BLOCK, &set, nil)
     }
 
     // MARK: The loop
@@ -88,25 +109,27 @@ final class CurlEngine: @unchecked Sendable {
                 attach(transfer)
             }
         case .cancel(let transfer, let reason):
-            guard active[ObjectIdentifier(transfer)] != nil else { return }
+            guard active[transfer.serial] != nil else { return }
             detach(transfer)
             let url = transfer.request.url
             let error = reason.map { TransportError.make(.cancelled, underlying: $0, url: url) }
                 ?? TransportError.make(.cancelled, underlying: GannetError(.transport, "The task was cancelled", failingURL: url), url: url)
             transfer.finish(error: error)
         case .suspend(let transfer):
-            guard active[ObjectIdentifier(transfer)] != nil, let easy = transfer.easy, !transfer.isSuspended else { return }
+            guard active[transfer.serial] != nil, let easy = transfer.easy, !transfer.isSuspended else { return }
             transfer.isSuspended = true
             curl_easy_pause(easy.raw, CurlPause.all)
         case .resume(let transfer):
-            guard active[ObjectIdentifier(transfer)] != nil, transfer.isSuspended else { return }
+            guard active[transfer.serial] != nil, transfer.isSuspended else { return }
             transfer.isSuspended = false
             transfer.touch()
-            if !transfer.isAwaitingDisposition, let easy = transfer.easy {
-                curl_easy_pause(easy.raw, CurlPause.resume)
+            if let easy = transfer.easy {
+                // A byte stream whose consumer is behind stays paused for receiving.
+                let receivePaused = transfer.isAwaitingDisposition || transfer.isBackpressured
+                unpause(transfer, easy, receivePaused ? CurlPause.receive : CurlPause.resume)
             }
         case .disposition(let transfer, let disposition):
-            guard active[ObjectIdentifier(transfer)] != nil, transfer.isAwaitingDisposition else { return }
+            guard active[transfer.serial] != nil, transfer.isAwaitingDisposition else { return }
             transfer.isAwaitingDisposition = false
             if disposition == .cancel {
                 detach(transfer)
@@ -115,18 +138,35 @@ final class CurlEngine: @unchecked Sendable {
                 transfer.touch()
                 // May re-enter the header and write callbacks before it returns; they run here,
                 // on the engine thread, as they must.
-                curl_easy_pause(easy.raw, CurlPause.resume)
+                unpause(transfer, easy, CurlPause.resume)
             }
+        case .resumeSending(let transfer):
+            guard active[transfer.serial] != nil, let easy = transfer.easy else { return }
+            transfer.touch()
+            // A suspended transfer resumes both directions when it is resumed.
+            guard !transfer.isSuspended else { return }
+            let receivePaused = transfer.isBackpressured || transfer.isAwaitingDisposition
+            unpause(transfer, easy, receivePaused ? CurlPause.receive : CurlPause.resume)
         case .resumeReading(let transfer):
-            guard active[ObjectIdentifier(transfer)] != nil, transfer.isBackpressured else { return }
+            guard active[transfer.serial] != nil, transfer.isBackpressured else { return }
             transfer.isBackpressured = false
             transfer.touch()
             if !transfer.isSuspended && !transfer.isAwaitingDisposition, let easy = transfer.easy {
-                curl_easy_pause(easy.raw, CurlPause.resume)
+                unpause(transfer, easy, CurlPause.resume)
             }
         case .shutdown:
             stopping = true
         }
+    }
+
+    /// Lifts a pause. libcurl first replays the bytes it held back through the write callback,
+    /// which may refuse them (a body or decompression limit); libcurl then reports the error
+    /// only to this caller, not to its transfer, so the engine ends the transfer here.
+    private func unpause(_ transfer: Transfer, _ easy: EasyHandle, _ mask: Int32) {
+        let code = curl_easy_pause(easy.raw, mask)
+        guard code != CURLE_OK, active[transfer.serial] != nil else { return }
+        detach(transfer)
+        transfer.unpauseFailed(code)
     }
 
     /// Configures the transfer's next hop on an easy handle and adds it to the multi handle.
@@ -139,18 +179,23 @@ final class CurlEngine: @unchecked Sendable {
             transfer.finish(error: error)
             return
         }
-        active[ObjectIdentifier(transfer)] = transfer
+        active[transfer.serial] = transfer
         curl_multi_add_handle(multi.raw, easy.raw)
     }
 
     /// Removes the transfer's handle from the multi handle and recycles it.
     func detach(_ transfer: Transfer) {
-        active[ObjectIdentifier(transfer)] = nil
+        active[transfer.serial] = nil
         guard let easy = transfer.releaseHandle() else { return }
         curl_multi_remove_handle(multi.raw, easy.raw)
         // The error buffer belongs to the transfer; libcurl must not keep its address.
         easy.set(CURLOPT_ERRORBUFFER, pointer: nil)
         if spareHandles.count < 64 { spareHandles.append(easy) }
+    }
+
+    /// The live transfer numbered `serial`, if it has not finished.
+    func activeTransfer(serial: UInt64) -> Transfer? {
+        active[serial]
     }
 
     private func makeHandle() -> EasyHandle {
@@ -194,6 +239,7 @@ final class CurlEngine: @unchecked Sendable {
 /// `curl_easy_pause` bitmasks; the C macros are compound expressions Swift does not import.
 enum CurlPause {
     static let all: Int32 = 1 | 4
+    static let receive: Int32 = 1
     static let resume: Int32 = 0
 }
 

@@ -8,7 +8,8 @@ internal import COpenSSL
 /// ignored), libcurl's own checks are turned off so they cannot override the policy, and a
 /// rejection aborts the handshake before a request byte is written. TLS session resumption
 /// would skip the callback, so it is off for such sessions; a pooled connection is checked
-/// again in `CURLOPT_PREREQFUNCTION` unless this engine verified its handshake.
+/// again in `CURLOPT_PREREQFUNCTION` unless its ``ConnectionTrust`` record says the trust
+/// decision now in force (the same evaluator and challenge handler) approved it.
 ///
 /// An evaluator that requests OCSP stapling is asked later in the same handshake: the stapled
 /// response comes after the certificates (TLS 1.2: in its own message after Certificate; TLS
@@ -140,11 +141,16 @@ enum TLSVerification {
     }
 }
 
-/// CURLOPT_SSL_CTX_FUNCTION: called for each new connection's SSL_CTX, on the engine thread.
+/// CURLOPT_SSL_CTX_FUNCTION: called for each new connection's SSL_CTX, on the engine thread,
+/// inside the transfer that opens the connection (so `easy` and its Transfer are alive).
 func tlsContextCallback(_ easy: UnsafeMutableRawPointer?, _ context: UnsafeMutableRawPointer?, _ user: UnsafeMutableRawPointer?) -> CURLcode {
     guard let context else { return CURLE_SSL_CERTPROBLEM }
-    guard let transfer = TLSVerification.transfer(ofEasy: easy), transfer.evaluatesTrust else { return CURLE_OK }
     let ctx = OpaquePointer(context)
+    // A TLS 1.2 renegotiation would run the handshake callbacks again in the middle of a later
+    // transfer on a pooled connection; Gannet refuses it (the client answers a HelloRequest
+    // with a no_renegotiation alert). TLS 1.3 has no renegotiation.
+    _ = SSL_CTX_set_options(ctx, copenssl_SSL_OP_NO_RENEGOTIATION())
+    guard let transfer = TLSVerification.transfer(ofEasy: easy), transfer.evaluatesTrust else { return CURLE_OK }
     if transfer.configuration.tls.serverTrustEvaluator == nil {
         // A challenge handler may ask for default handling, which needs the anchors libcurl
         // does not load while its own verification is off.
@@ -156,14 +162,17 @@ func tlsContextCallback(_ easy: UnsafeMutableRawPointer?, _ context: UnsafeMutab
         }
     }
     SSL_CTX_set_verify(ctx, SSL_VERIFY_PEER, nil)
-    // The easy handle is alive for the whole handshake, which runs inside its transfer.
-    SSL_CTX_set_cert_verify_callback(ctx, tlsVerifyCallback, easy)
+    // The callbacks' argument is the connection's record, which the context owns and frees:
+    // never the easy handle, which finishes (and may be freed or reused) long before a pooled
+    // connection closes.
+    let record = ConnectionTrust.attach(to: ctx, engine: transfer.engine, transfer: transfer.serial)
+    SSL_CTX_set_cert_verify_callback(ctx, tlsVerifyCallback, record.callbackArgument)
     if TLSVerification.requestsStapling(transfer) {
         // libcurl creates each connection's context afresh and its SSL after this callback,
         // so the request for a staple and the callback apply to this connection only.
         _ = copenssl_SSL_CTX_set_tlsext_status_type(ctx, TLSEXT_STATUSTYPE_ocsp)
         _ = copenssl_SSL_CTX_set_tlsext_status_cb(ctx, tlsStatusCallback)
-        _ = copenssl_SSL_CTX_set_tlsext_status_arg(ctx, easy)
+        _ = copenssl_SSL_CTX_set_tlsext_status_arg(ctx, record.callbackArgument)
     }
     return CURLE_OK
 }
@@ -171,13 +180,13 @@ func tlsContextCallback(_ easy: UnsafeMutableRawPointer?, _ context: UnsafeMutab
 /// OpenSSL's certificate verification, replaced by the session's evaluator. Returns 1 to
 /// trust, 0 to abort the handshake.
 func tlsVerifyCallback(_ store: OpaquePointer?, _ argument: UnsafeMutableRawPointer?) -> Int32 {
-    guard let store, let transfer = TLSVerification.transfer(ofEasy: argument) else { return 0 }
+    guard let store, let record = ConnectionTrust.record(argument), let transfer = record.currentTransfer() else { return 0 }
     if TLSVerification.requestsStapling(transfer),
        let ssl = X509_STORE_CTX_get_ex_data(store, SSL_get_ex_data_X509_STORE_CTX_idx()),
        copenssl_SSL_get_tlsext_status_type(OpaquePointer(ssl)) == TLSEXT_STATUSTYPE_ocsp {
         // Deferred to tlsStatusCallback, which OpenSSL calls later in this handshake. The
-        // connection is not remembered as verified until that callback trusts it, so should it
-        // never run, the PREREQFUNCTION check evaluates the connection before any request.
+        // connection is not marked approved until that callback trusts it, so should it never
+        // run, the PREREQFUNCTION check evaluates the connection before any request.
         return 1
     }
     let chain = TLSVerification.presentedChain(leaf: X509_STORE_CTX_get0_cert(store), stack: X509_STORE_CTX_get0_untrusted(store))
@@ -185,9 +194,7 @@ func tlsVerifyCallback(_ store: OpaquePointer?, _ argument: UnsafeMutableRawPoin
         X509_STORE_CTX_set_error(store, X509_V_ERR_APPLICATION_VERIFICATION)
         return 0
     }
-    if let ssl = X509_STORE_CTX_get_ex_data(store, SSL_get_ex_data_X509_STORE_CTX_idx()) {
-        transfer.engine.rememberVerified(ssl)
-    }
+    record.approvedGeneration = transfer.hooks.trustGeneration
     return 1
 }
 
@@ -195,16 +202,18 @@ func tlsVerifyCallback(_ store: OpaquePointer?, _ argument: UnsafeMutableRawPoin
 /// trust with the peer's chain and the stapled response (`nil` when the server sent none).
 /// Returns 1 to trust, 0 to abort the handshake with a `bad_certificate_status_response` alert.
 func tlsStatusCallback(_ ssl: OpaquePointer?, _ argument: UnsafeMutableRawPointer?) -> Int32 {
-    guard let ssl, let transfer = TLSVerification.transfer(ofEasy: argument) else { return 0 }
+    guard let ssl, let record = ConnectionTrust.record(argument), let transfer = record.currentTransfer() else { return 0 }
     // On the client the peer chain starts with the leaf.
     let chain = TLSVerification.presentedChain(leaf: nil, stack: SSL_get_peer_cert_chain(ssl))
     let response = TLSVerification.stapledResponse(ssl)
     guard TLSVerification.evaluate(chain, stapledOCSPResponse: response, store: nil, for: transfer) else { return 0 }
-    transfer.engine.rememberVerified(UnsafeMutableRawPointer(ssl))
+    record.approvedGeneration = transfer.hooks.trustGeneration
     return 1
 }
 
 /// CURLOPT_PREREQFUNCTION: runs before each request is sent, on new and reused connections.
+/// A connection is sent a request only once the trust decision in force for this transfer
+/// (the evaluator and the challenge handler it was created with) has approved it.
 func tlsPrerequestCallback(_ context: UnsafeMutableRawPointer?, _ primaryIP: UnsafeMutablePointer<CChar>?, _ localIP: UnsafeMutablePointer<CChar>?, _ primaryPort: Int32, _ localPort: Int32) -> Int32 {
     guard let context else { return Int32(CURL_PREREQFUNC_ABORT) }
     let transfer = Unmanaged<Transfer>.fromOpaque(context).takeUnretainedValue()
@@ -214,25 +223,17 @@ func tlsPrerequestCallback(_ context: UnsafeMutableRawPointer?, _ primaryIP: Uns
     _ = ccurl_easy_getinfo_pointer(easy.raw, CURLINFO_TLS_SSL_PTR, &info)
     guard let sessionInfo = info?.assumingMemoryBound(to: curl_tlssessioninfo.self),
           let ssl = sessionInfo.pointee.internals else { return Int32(CURL_PREREQFUNC_ABORT) }
-    if transfer.engine.wasVerified(ssl) { return Int32(CURL_PREREQFUNC_OK) }
     let sslPointer = OpaquePointer(ssl)
+    guard let ctx = SSL_get_SSL_CTX(sslPointer) else { return Int32(CURL_PREREQFUNC_ABORT) }
+    // The record names the transfer now using the connection, for any later callback on it.
+    let record = ConnectionTrust.existing(on: ctx) ?? ConnectionTrust.attach(to: ctx, engine: transfer.engine, transfer: transfer.serial)
+    record.transferSerial = transfer.serial
+    if record.approvedGeneration == transfer.hooks.trustGeneration { return Int32(CURL_PREREQFUNC_OK) }
     let chain = TLSVerification.presentedChain(leaf: nil, stack: SSL_get_peer_cert_chain(sslPointer))
     let response = TLSVerification.requestsStapling(transfer) ? TLSVerification.stapledResponse(sslPointer) : nil
     guard TLSVerification.evaluate(chain, stapledOCSPResponse: response, store: nil, for: transfer) else {
         return Int32(CURL_PREREQFUNC_ABORT)
     }
-    transfer.engine.rememberVerified(ssl)
+    record.approvedGeneration = transfer.hooks.trustGeneration
     return Int32(CURL_PREREQFUNC_OK)
-}
-
-extension CurlEngine {
-    func rememberVerified(_ ssl: UnsafeMutableRawPointer) {
-        // Bounded: forgetting only costs a re-evaluation on the next reuse.
-        if verifiedConnections.count > 4096 { verifiedConnections.removeAll(keepingCapacity: true) }
-        verifiedConnections.insert(ssl)
-    }
-
-    func wasVerified(_ ssl: UnsafeMutableRawPointer) -> Bool {
-        verifiedConnections.contains(ssl)
-    }
 }

@@ -11,6 +11,9 @@ final class Transfer: @unchecked Sendable {
     let task: SessionTask
     unowned let engine: CurlEngine
     let hooks: SessionHooks
+    /// Numbers transfers for the life of the process; never reused (docs/engine.md).
+    let serial = Transfer.serials.add(1, ordering: .relaxed).newValue
+    private static let serials = Atomic<UInt64>(0)
     var configuration: SessionConfiguration { engine.configuration }
 
     /// The request of the current hop.
@@ -46,6 +49,12 @@ final class Transfer: @unchecked Sendable {
     /// Paused because a byte-stream consumer has not caught up.
     var isBackpressured = false
     private var fileSink: FileSink?
+    /// For a body with a `Content-Encoding` libcurl decodes: what to add to libcurl's count of
+    /// wire bytes for the decompression-ratio check (a chunked body is counted after it is
+    /// decoded, so up to one read behind); `nil` when the body is not decoded.
+    private var encodedWireSlack: Int64?
+    /// `CURLOPT_BUFFERSIZE` of the current hop: the most libcurl reads from the socket at once.
+    private var readBufferSize = 16 * 1024
     private(set) var lastActivity: UInt64
     /// Idle timeout in nanoseconds: the request's `timeoutInterval`, else the configuration's.
     let idleTimeout: UInt64
@@ -113,6 +122,7 @@ final class Transfer: @unchecked Sendable {
         head = nil
         reader = nil
         stopError = nil
+        encodedWireSlack = nil
         sentBytes = 0
         task.update { $0.currentRequest = next }
     }
@@ -125,6 +135,12 @@ final class Transfer: @unchecked Sendable {
             metrics.redirectCount = redirectCount
             return next
         }
+        if code == CURLE_OK, let stopError {
+            // A callback refused bytes that libcurl replayed after an unpause and did not count
+            // as a failure (see CurlEngine.unpause).
+            finish(error: stopError)
+            return nil
+        }
         if code == CURLE_OK {
             if head != nil {
                 finish(outcome: TransferOutcome(request: request, response: response, head: head, data: body, error: nil, metrics: metrics))
@@ -135,6 +151,13 @@ final class Transfer: @unchecked Sendable {
             return nil
         }
         let detail = String(cString: errorBuffer)
+        if stopError == nil, headComplete, encodedWireSlack != nil, code == CURLE_OUT_OF_MEMORY {
+            // libcurl refuses to hold more than 64 MiB decoded from one paused 32 KiB read of a
+            // byte stream: over 2,000:1, a bomb by any limit.
+            let error = GannetError(.decompressionBomb, "One read of the response body decoded to more than libcurl's 64 MiB pause buffer", failingURL: request.url, transportCode: Int(code.rawValue))
+            finish(error: TransportError.urlError(gannet: error, url: request.url))
+            return nil
+        }
         if stopError == nil, !headComplete, code == CURLE_OUT_OF_MEMORY {
             // libcurl refuses a header line over 100 KiB with "Out of memory".
             let error = GannetError(.headersTooLarge, "A response header line exceeds libcurl's 100 KiB limit", failingURL: request.url, transportCode: Int(code.rawValue))
@@ -143,6 +166,12 @@ final class Transfer: @unchecked Sendable {
         }
         finish(error: stopError ?? TransportError.urlError(curlCode: code, detail: detail, url: request.url))
         return nil
+    }
+
+    /// libcurl failed to replay held-back bytes when the transfer was unpaused: ends the task
+    /// with what a callback recorded, else with libcurl's code.
+    func unpauseFailed(_ code: CURLcode) {
+        finish(error: stopError ?? TransportError.urlError(curlCode: code, detail: String(cString: errorBuffer), url: request.url))
     }
 
     /// Completes the task with an error. Safe to call once; later calls are ignored.
@@ -206,6 +235,12 @@ final class Transfer: @unchecked Sendable {
             fields.append((name, value))
         }
         try RequestValidation.validate(method: method, url: url, headers: fields)
+        if configuration.tls.serverTrustEvaluator?.requiresSecureTransport == true, url.scheme?.lowercased() != "https" {
+            // Enforced here, where the evaluator is used, for every hop: a pinning manager
+            // must not send a request (or follow a redirect) in clear (docs/security.md).
+            let error = GannetError(.insecureTransport, "The trust evaluator requires HTTPS; refusing to send \(url.scheme ?? "") in clear", failingURL: url)
+            throw TransportError.urlError(gannet: error, url: url)
+        }
 
         self.easy = easy
         let me = Unmanaged.passUnretained(self).toOpaque()
@@ -230,11 +265,14 @@ final class Transfer: @unchecked Sendable {
         // Bodies streamed to a file or a consumer are read in large blocks (libcurl's 16 KiB
         // default made 1 GiB downloads half as fast as the curl command line); bodies kept in
         // memory keep the default, so thousands of small tasks do not each hold 512 KiB.
-        if case .memory = task.sink {
-            easy.set(CURLOPT_BUFFERSIZE, 16 * 1024)
-        } else {
-            easy.set(CURLOPT_BUFFERSIZE, 512 * 1024)
+        switch task.sink {
+        case .memory: readBufferSize = 16 * 1024
+        case .file: readBufferSize = 512 * 1024
+        // What one read decodes to may have to wait in libcurl's pause buffer (64 MiB at
+        // most) while the consumer catches up: 32 KiB of gzip decodes to 33 MiB at most.
+        case .stream: readBufferSize = 32 * 1024
         }
+        easy.set(CURLOPT_BUFFERSIZE, readBufferSize)
         TLSVerification.configure(easy, transfer: self, evaluates: evaluatesTrust)
 
         let connectMs = Int(min(configuration.connectTimeout, Double(idleTimeout) / 1e9) * 1000)
@@ -276,7 +314,10 @@ final class Transfer: @unchecked Sendable {
             expectedToSend = 0
             return
         }
-        reader = try source.makeReader()
+        reader = try source.makeReader { [weak self, engine] in
+            // From the body stream's thread: the read callback paused, bytes are ready now.
+            if let self { engine.submit(.resumeSending(self)) }
+        }
         let length = source.knownLength(declared: declaredLength)
         expectedToSend = length ?? -1
         task.update { $0.countOfBytesExpectedToSend = length ?? -1 }
@@ -364,6 +405,11 @@ final class Transfer: @unchecked Sendable {
         }
         task.existingProgress(upload: false)?.totalUnitCount = expected
         task.monitor?.didReceiveResponse(task, response.map(LazyResponse.init(prebuilt:)) ?? LazyResponse(head: head, url: url))
+        if configuration.decompressesResponses, let coding = head.value("Content-Encoding"),
+           !coding.isEmpty, coding.lowercased() != "identity" {
+            let chunked = head.value("Transfer-Encoding")?.lowercased().contains("chunked") == true
+            encodedWireSlack = chunked ? Int64(readBufferSize) : 0
+        }
         switch task.sink {
         case .memory:
             if expected > 0 { body.reserveCapacity(Int(min(expected, configuration.limits.maximumBodyBytes, 64 << 20))) }
@@ -399,6 +445,8 @@ final class Transfer: @unchecked Sendable {
     }
 
     func didReceiveBody(_ bytes: UnsafeRawBufferPointer) -> Int {
+        // Refused once, refused for good: libcurl may offer more after a failed replay.
+        if stopError != nil { return 0 }
         touch()
         if redirectTarget != nil {
             // The body of a redirect we follow is discarded; a large one is not worth reading.
@@ -414,10 +462,23 @@ final class Transfer: @unchecked Sendable {
         case .memory: limit = configuration.limits.maximumBodyBytes
         case .file, .stream: limit = configuration.limits.maximumDownloadBytes
         }
-        if let limit, receivedBytes + Int64(bytes.count) > limit {
+        let decoded = receivedBytes + Int64(bytes.count)
+        if let limit, decoded > limit {
             let error = GannetError(.bodyTooLarge, "The response body exceeds \(limit) bytes after decoding", failingURL: request.url)
             stopError = TransportError.urlError(gannet: error, url: request.url)
             return 0
+        }
+        if let slack = encodedWireSlack, let ratio = configuration.limits.maximumDecompressionRatio,
+           decoded > SessionConfiguration.Limits.decompressionRatioGraceBytes, let easy {
+            // libcurl counts the encoded bytes it read (CURLINFO_SIZE_DOWNLOAD_T) before it
+            // decodes them; Gannet sees only decoded bytes.
+            let wire = max(easy.info(offset: CURLINFO_SIZE_DOWNLOAD_T) + slack, 1)
+            let (allowed, overflow) = wire.multipliedReportingOverflow(by: Int64(max(ratio, 1)))
+            if !overflow, decoded > allowed {
+                let error = GannetError(.decompressionBomb, "The response body decoded to \(decoded) bytes from \(wire) on the wire, over the \(ratio):1 limit", failingURL: request.url)
+                stopError = TransportError.urlError(gannet: error, url: request.url)
+                return 0
+            }
         }
         switch task.sink {
         case .memory:
@@ -430,12 +491,17 @@ final class Transfer: @unchecked Sendable {
                 return 0
             }
         case .stream(let stream):
-            if stream.pauseIfFull() {
-                // libcurl keeps these bytes and offers them again after the unpause.
-                isBackpressured = true
-                return Int(CURL_WRITEFUNC_PAUSE)
-            }
+            // Always taken, never answered with CURL_WRITEFUNC_PAUSE (docs/engine.md,
+            // "Backpressure").
             stream.push(Data(bytes))
+            if !isBackpressured, stream.pauseIfFull(), let easy {
+                // Paused from inside the callback, libcurl stops reading after this read (it
+                // would otherwise read on while the socket has data, up to 100 reads per
+                // call); what this read still decodes to, libcurl keeps and delivers after the
+                // unpause: at most one 32 KiB read, times the compression ratio.
+                isBackpressured = true
+                curl_easy_pause(easy.raw, CurlPause.receive)
+            }
         }
         receivedBytes += Int64(bytes.count)
         if let hook = hooks.dataTaskDidReceiveData {
@@ -448,10 +514,12 @@ final class Transfer: @unchecked Sendable {
     }
 
     func readBody(into buffer: UnsafeMutableRawBufferPointer) -> Int {
-        touch()
         guard let reader else { return 0 }
         do {
             let count = try reader.read(into: buffer)
+            // Waiting for a body stream is not activity: its idle timeout keeps running.
+            if count == StreamBodyReader.pause { return count }
+            touch()
             sentBytes += Int64(count)
             if count > 0, let hook = hooks.taskDidSendBodyData {
                 hook(task.manager, task, Int64(count), sentBytes, expectedToSend)

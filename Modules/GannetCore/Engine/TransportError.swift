@@ -32,9 +32,9 @@ enum TransportError {
         switch error.code {
         case .tooManyRedirects: return .httpTooManyRedirects
         case .unsupportedScheme: return .unsupportedURL
-        case .insecureRedirect: return .appTransportSecurityRequiresSecureConnection
+        case .insecureRedirect, .insecureTransport: return .appTransportSecurityRequiresSecureConnection
         case .headersTooLarge, .protocolViolation: return .badServerResponse
-        case .bodyTooLarge: return .dataLengthExceedsMaximum
+        case .bodyTooLarge, .decompressionBomb: return .dataLengthExceedsMaximum
         case .bodyStreamFailed: return .requestBodyStreamExhausted
         case .serverTrustRejected:
             return (error.underlyingError as? any URLErrorCodeProviding)?.urlErrorCode ?? .serverCertificateUntrusted

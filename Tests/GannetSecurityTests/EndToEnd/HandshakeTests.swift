@@ -102,8 +102,13 @@ struct HandshakeTests {
     func redirectTarget() async throws {
         let servers = try EndToEnd.servers()
         let (target, marker) = try EndToEnd.markedURL(.good)
-        var components = URLComponents(url: servers.fault.appendingPathComponent("redirect"), resolvingAgainstBaseURL: false)!
-        components.queryItems = [URLQueryItem(name: "to", value: target.absoluteString)]
+        // The redirect starts over HTTPS (a pinning evaluator refuses plain http in the core,
+        // issue 16) at 127.0.0.1, which the pins for "localhost" do not cover, so only the
+        // target's handshake meets the pin.
+        var components = URLComponents(url: servers.tlsEndpoint(.good), resolvingAgainstBaseURL: false)!
+        components.host = "127.0.0.1"
+        components.path = "/redirect/302"
+        components.percentEncodedQuery = "to=" + target.absoluteString
         let start = try #require(components.url)
 
         let wrongPin = try EndToEnd.certificate("untrustedRootCA").publicKeyPin.description
@@ -111,13 +116,14 @@ struct HandshakeTests {
         defer { pinned.invalidateAndCancel() }
         let refused = await EndToEnd.get(start, with: pinned)
         #expect(Handshake(refused) == .refused(.pinMismatch, .serverCertificateUntrusted))
-        #expect(servers.accessLogLines(containing: marker).isEmpty)
+        // The redirect's own line carries the marker in its query; the target's must not exist.
+        #expect(servers.accessLogLines(containing: "GET /echo?" + marker).isEmpty)
 
         let rightPin = try EndToEnd.certificate("rootCA").publicKeyPin.description
         let correct = EndToEnd.manager(try CertificatePinner(["localhost": [rightPin]], trustStore: try EndToEnd.testCA()))
         defer { correct.invalidateAndCancel() }
         let followed = await EndToEnd.get(start, with: correct)
         #expect(Handshake(followed) == .ok())
-        #expect(await servers.accessLogLines(containing: marker, atLeast: 1).count == 1)
+        #expect(await servers.accessLogLines(containing: "GET /echo?" + marker, atLeast: 1).count == 1)
     }
 }
