@@ -138,8 +138,9 @@ def _snippet(doc: Path, text: list[str], fence_index: int, block: list[str], con
         snippet.params = (m.group("params") or "").strip()
     elif body == "keep":
         snippet.keep = True
-    elif m := SKIP.match(body):
-        if not m.group("reason").strip():
+    elif body.startswith("skip"):
+        m = SKIP.match(body)
+        if not m or not m.group("reason").strip():
             raise MarkerError(f"{doc}:{k + 1}: a skipped snippet needs a reason: <!-- snippet: skip reason=\"...\" -->")
         snippet.mode = "skip"
         snippet.reason = m.group("reason")
