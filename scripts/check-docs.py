@@ -154,19 +154,19 @@ def _snippet(doc: Path, text: list[str], fence_index: int, block: list[str], con
 @dataclass
 class Generated:
     source: str
-    # generated line (1-based) -> (doc, doc line)
-    lines: dict[int, tuple[Path, int]]
+    # generated line (1-based) -> (doc, doc line, columns added in front)
+    lines: dict[int, tuple[Path, int, int]]
     parse_as_library: bool
 
 
 def generate(snippet: Snippet) -> Generated:
     out: list[str] = []
-    mapping: dict[int, tuple[Path, int]] = {}
+    mapping: dict[int, tuple[Path, int, int]] = {}
 
-    def emit(line: str, origin: tuple[Path, int] | None = None) -> None:
-        out.append(line)
+    def emit(line: str, origin: tuple[Path, int] | None = None, indent: int = 0) -> None:
+        out.append(" " * indent + line)
         if origin:
-            mapping[len(out)] = origin
+            mapping[len(out)] = (origin[0], origin[1], indent)
 
     body = list(enumerate(snippet.lines))
     if snippet.mode == "fragment":
@@ -183,7 +183,7 @@ def generate(snippet: Snippet) -> Generated:
     if snippet.mode == "fragment":
         emit(f"func snippet({snippet.params}) async throws {{", (snippet.doc, snippet.line - 1))
         for offset, line in body:
-            emit("    " + line, (snippet.doc, snippet.line + offset))
+            emit(line, (snippet.doc, snippet.line + offset), indent=4)
         emit("}")
     else:
         for offset, line in enumerate(snippet.lines):
@@ -214,8 +214,9 @@ def check(snippet: Snippet, index: int, scratch: Path, swiftc_flags: list[str]) 
             if m.group("kind") == "warning":
                 continue
             origin = generated.lines.get(int(m.group("line")))
-            where = f"{origin[0]}:{origin[1]}" if origin else f"{source}:{m.group('line')}"
-            report.append(f"{where}:{m.group('column')}: {m.group('kind')}: {m.group('message')}")
+            column = int(m.group("column"))
+            where = f"{origin[0]}:{origin[1]}:{max(1, column - origin[2])}" if origin else f"{source}:{m.group('line')}:{column}"
+            report.append(f"{where}: {m.group('kind')}: {m.group('message')}")
         elif m is None and raw.strip() and not raw.startswith(("warning:", "note:")) and "|" not in raw[:12]:
             report.append(f"  {raw}")
     if not report:
