@@ -31,6 +31,7 @@ public final class SessionManager: Sendable {
         var responseSerializer: any ResponseSerializing = PassthroughResponseSerializer()
         var completionQueue: DispatchQueue?
         var completionGroup: DispatchGroup?
+        var interceptor: (any RequestInterceptor)?
         var invalidated = false
         var finishing = false
     }
@@ -71,6 +72,17 @@ public final class SessionManager: Sendable {
         set { settings.withLock { $0.completionGroup = newValue } }
     }
 
+    /// Adapts and retries every task the manager creates from now on, before the task's own
+    /// interceptor (docs/interceptors.md). `nil` (the default) sends each request once, as is.
+    ///
+    /// ```swift
+    /// manager.interceptor = RetryPolicy()
+    /// ```
+    public var interceptor: (any RequestInterceptor)? {
+        get { settings.withLock { $0.interceptor } }
+        set { settings.withLock { $0.interceptor = newValue } }
+    }
+
     /// Tasks that have not completed yet.
     public var tasks: [SessionTask] {
         taskTable.withLock { Array($0.values) }.sorted { $0.taskIdentifier < $1.taskIdentifier }
@@ -95,19 +107,22 @@ public final class SessionManager: Sendable {
     /// The body comes from `request.httpBody`, or is streamed from `request.httpBodyStream`
     /// (sent with the `Content-Length` the request declares, chunked when it declares none).
     /// - Parameters:
+    ///   - interceptor: adapts and retries this task, after the manager's ``interceptor``.
     ///   - uploadProgress: called with the task's upload `Progress` as body bytes are sent.
     ///   - downloadProgress: called with the task's download `Progress` as bytes arrive.
-    ///   - completionHandler: called once on ``completionQueue`` with the outcome.
+    ///   - completionHandler: called once on ``completionQueue`` with the outcome, after the
+    ///     last attempt.
     public func dataTask<Serializer: ResponseSerializing>(
         with request: URLRequest,
         serializer: Serializer,
+        interceptor: (any RequestInterceptor)? = nil,
         uploadProgress: (@Sendable (Progress) -> Void)? = nil,
         downloadProgress: (@Sendable (Progress) -> Void)? = nil,
         completionHandler: @escaping @Sendable (DataResponse<Serializer.Output>) -> Void
     ) -> SessionTask {
         makeTask(kind: .data, request: request, body: BodySource(of: request), serializer: serializer,
                         progress: ProgressHandlers(upload: uploadProgress, download: downloadProgress),
-                        completionHandler: completionHandler)
+                        interceptor: interceptor, completionHandler: completionHandler)
     }
 
     /// Creates a data task serialized by ``responseSerializer``, with AFNetworking's completion
@@ -156,11 +171,13 @@ public final class SessionManager: Sendable {
         progress: ProgressHandlers,
         sink: BodySinkKind = .memory,
         direct: Bool = false,
+        interceptor: (any RequestInterceptor)? = nil,
         completionHandler: @escaping @Sendable (DataResponse<Serializer.Output>) -> Void
     ) -> SessionTask {
         let identifier = Self.nextIdentifier.wrappingAdd(1, ordering: .relaxed).oldValue
+        let interceptor = Interceptor.combining(settings.withLock { $0.interceptor }, interceptor)
         let task = SessionTask(identifier: identifier, kind: kind, request: request, body: body, sink: sink, manager: self,
-                               progress: progress) { task, outcome in
+                               progress: progress, interceptor: interceptor) { task, outcome in
             self.deliver(outcome, of: task, serializer: serializer, direct: direct, completionHandler: completionHandler)
         }
         taskTable.withLock { $0[identifier] = task }
@@ -243,9 +260,13 @@ public final class SessionManager: Sendable {
                                           error: TransportError.urlError(gannet: error, url: url), metrics: nil))
             return
         }
+        // A first attempt with nothing to adapt starts here, as without an interceptor.
+        if let interceptor = task.interceptor, !Interceptor.adaptsNothing(interceptor) {
+            task.beginFirstAttempt(interceptor)
+            return
+        }
         let transfer = Transfer(task: task, engine: engine, hooks: hooks.withLock { $0 })
         let (state, cancelReason) = task.attach(transfer)
-        engine.submit(.start(transfer))
         switch state {
         case .canceling: engine.submit(.cancel(transfer, cancelReason))
         case .suspended: engine.submit(.suspend(transfer))

@@ -50,11 +50,13 @@ final class Transfer: @unchecked Sendable {
     /// Idle timeout in nanoseconds: the request's `timeoutInterval`, else the configuration's.
     let idleTimeout: UInt64
 
-    init(task: SessionTask, engine: CurlEngine, hooks: SessionHooks) {
+    /// `request` is the adapted request of this attempt (docs/interceptors.md); `nil` sends the
+    /// task's original request.
+    init(task: SessionTask, engine: CurlEngine, hooks: SessionHooks, request: URLRequest? = nil) {
         self.task = task
         self.engine = engine
         self.hooks = hooks
-        let request = task.originalRequest ?? URLRequest(url: URL(string: "about:blank")!)
+        let request = request ?? task.originalRequest ?? URLRequest(url: URL(string: "about:blank")!)
         self.request = request
         bodySource = task.body
         parser = ResponseHeadParser(limits: engine.configuration.limits)
