@@ -6,10 +6,11 @@
 Usually run through scripts/check-docs.sh, which builds Gannet first and passes --modules.
 Without files it checks README.md and docs/*.md. Exits 1 when a snippet does not compile
 (printing the Markdown file:line of the snippet line and the compiler's message), 2 on a bad
-marker or usage. docs/README.md ("Snippets") describes the markers:
+marker or usage. docs/README.md ("Snippets compile") describes the markers:
 
   (no marker)                           the block is a whole main.swift: top-level code
-  <!-- snippet: fragment -->            the block is the body of an `async throws` function,
+  <!-- snippet: fragment -->            the block is the body of a `throws` function (`async`
+                                        when the block awaits),
   <!-- snippet: fragment(a: T, b: U) -->  with those parameters in scope, every Gannet module
                                         imported; its declarations stay local to it
   <!-- snippet: skip reason="..." -->   not compiled; the reason is mandatory
@@ -41,6 +42,7 @@ GANNET_IMPORTS = [
     "Gannet",
     "GannetSecurity",
     "GannetXML",
+    "GannetReachability",
 ]
 
 MARKER = re.compile(r"^<!--\s*snippet:\s*(?P<body>.*?)\s*-->$")
@@ -159,7 +161,7 @@ class Generated:
     parse_as_library: bool
 
 
-def generate(snippet: Snippet) -> Generated:
+def generate(snippet: Snippet, imports: list[str]) -> Generated:
     out: list[str] = []
     mapping: dict[int, tuple[Path, int, int]] = {}
 
@@ -170,7 +172,7 @@ def generate(snippet: Snippet) -> Generated:
 
     body = list(enumerate(snippet.lines))
     if snippet.mode == "fragment":
-        for module in GANNET_IMPORTS:
+        for module in imports:
             emit(f"import {module}")
         # The block's own imports go to file scope, where Swift allows them.
         for offset, line in body:
@@ -181,7 +183,10 @@ def generate(snippet: Snippet) -> Generated:
         for line, doc_line in snippet.context.lines:
             emit(line, (snippet.doc, doc_line))
     if snippet.mode == "fragment":
-        emit(f"func snippet({snippet.params}) async throws {{", (snippet.doc, snippet.line - 1))
+        # async only when the block awaits: some APIs (OperationQueue.addOperations(_:waitUntilFinished:))
+        # are unavailable from asynchronous contexts.
+        effects = "async throws" if any(re.search(r"\bawait\b", line) for _, line in body) else "throws"
+        emit(f"func snippet({snippet.params}) {effects} {{", (snippet.doc, snippet.line - 1))
         for offset, line in body:
             emit(line, (snippet.doc, snippet.line + offset), indent=4)
         emit("}")
@@ -194,8 +199,8 @@ def generate(snippet: Snippet) -> Generated:
 DIAGNOSTIC = re.compile(r"^(?P<file>[^:\s]+\.swift):(?P<line>\d+):(?P<column>\d+): (?P<kind>error|warning|note): (?P<message>.*)$")
 
 
-def check(snippet: Snippet, index: int, scratch: Path, swiftc_flags: list[str]) -> tuple[Snippet, bool, str]:
-    generated = generate(snippet)
+def check(snippet: Snippet, index: int, scratch: Path, swiftc_flags: list[str], imports: list[str]) -> tuple[Snippet, bool, str]:
+    generated = generate(snippet, imports)
     directory = scratch / f"snippet-{index:03d}"
     directory.mkdir(parents=True, exist_ok=True)
     source = directory / ("snippet.swift" if generated.parse_as_library else "main.swift")
@@ -261,12 +266,14 @@ def main() -> int:
     for flag in libxml.stdout.split():
         flags += ["-Xcc", flag]
 
+    # A fragment imports every Gannet library module that was built (Foundation first).
+    imports = [m for m in GANNET_IMPORTS if m == "Foundation" or (Path(args.modules) / f"{m}.swiftmodule").exists()]
     scratch = Path(args.scratch) if args.scratch else Path(tempfile.mkdtemp(prefix="gannet-check-docs-"))
     compiled = [s for s in snippets if s.mode != "skip"]
     skipped = [s for s in snippets if s.mode == "skip"]
     failures: list[tuple[Snippet, str]] = []
     with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
-        futures = [pool.submit(check, s, n, scratch, flags) for n, s in enumerate(compiled)]
+        futures = [pool.submit(check, s, n, scratch, flags, imports) for n, s in enumerate(compiled)]
         for future in futures:
             snippet, ok, report = future.result()
             if not ok:
