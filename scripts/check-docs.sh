@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Type-checks every ```swift block of README.md and docs/*.md against Gannet's built modules
-# (scripts/check-docs.py; the markers are described in docs/README.md, "Snippets").
+# (scripts/check-docs.py; the markers are described in docs/README.md, "Snippets compile").
 #   scripts/check-docs.sh                       # build Gannet (as scripts/test.sh does), check the docs
 #   scripts/check-docs.sh --no-build            # reuse the modules of the last build
 #   scripts/check-docs.sh docs/new-page.md      # check only these files (or directories)
