@@ -1,11 +1,25 @@
 # `make bench` runs the benchmarks (Benchmarks/README.md); pass options with BENCH_ARGS, e.g.
 #   make bench BENCH_ARGS="--quick"
 #   make bench-profile            # callgrind: instructions per request, Gannet against a bare curl loop
+#   make check-docs               # every swift snippet of README.md and docs/ type-checks (docs/README.md)
+#   make check-docs DOCS="docs/new-page.md"    # only these pages
+#   make check-linkage            # products link only what Package.swift promises
+#   make check-example            # Examples/PinnedClient builds and runs
 BENCH_ARGS ?=
+DOCS ?=
 
-.PHONY: bench bench-profile
+.PHONY: bench bench-profile check-docs check-linkage check-example
 bench:
 	Benchmarks/run.sh $(BENCH_ARGS)
 
 bench-profile:
 	Benchmarks/run.sh --callgrind $(BENCH_ARGS)
+
+check-docs:
+	bash scripts/check-docs.sh $(DOCS)
+
+check-linkage:
+	bash scripts/check-linkage.sh
+
+check-example:
+	bash scripts/check-example.sh

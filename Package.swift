@@ -195,6 +195,7 @@ let package = Package(
         // both depends on an executable and applies a plugin using it links two copies of it.
         .testTarget(
             name: "GannetPluginTests",
+            dependencies: ["GannetTestSupport"],
             path: "Tests/GannetPluginTests",
             exclude: ["Fixtures"],
             swiftSettings: strictSettings,

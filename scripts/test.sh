@@ -18,6 +18,20 @@ if [ "$#" -gt 0 ]; then
     exit $?
 fi
 
+# The docs, the products' linkage and the example package, against this build (docs/README.md,
+# scripts/check-*.sh). Each prints its own failures; the tests still run after one fails.
+checks=0
+for check in check-docs check-linkage check-example; do
+    echo "test.sh: scripts/$check.sh"
+    start=$SECONDS
+    if [ "$check" = check-docs ]; then
+        bash scripts/check-docs.sh --no-build || checks=1
+    else
+        bash "scripts/$check.sh" || checks=1
+    fi
+    echo "test.sh: scripts/$check.sh took $((SECONDS - start)) s"
+done
+
 # Three passes. Tests that stream a whole gibibyte or bound peak memory run apart from the
 # rest: in parallel they take both cores (starving tests that wait on events), and resident
 # memory readings only mean something when nothing else allocates beside them. The core's
@@ -33,4 +47,5 @@ swift test --skip-build --filter "$faults" || status=$?
 echo "test.sh: swift test --filter $heavy"
 swift test --skip-build --filter "$heavy" || status=$?
 echo "test.sh: swift test exited with $status"
+[ "$checks" = 0 ] || { echo "test.sh: a docs, linkage or example check failed"; status=1; }
 exit "$status"

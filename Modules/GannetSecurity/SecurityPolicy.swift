@@ -66,9 +66,34 @@ public struct SecurityPolicy: ServerTrustEvaluating, Sendable {
         self.pinned = PinnedMaterial(pinnedCertificates)
     }
 
-    /// Creates a policy that pins the certificates of the main bundle (``certificates(in:)``).
+    /// Creates a policy that pins every certificate resource of `bundle` (``certificates(in:)``),
+    /// AFNetworking's `policyWithPinningMode:` with the bundle named: with SwiftPM, the
+    /// `Bundle.module` of the target that declares the certificates as resources. (AFNetworking
+    /// read a bundle implicitly; under SwiftPM on Linux `Bundle.main` holds no certificate, and
+    /// pinning nothing would refuse every server.) Without resources, embed the certificates
+    /// with the `GannetEmbedCertificates` plugin and use
+    /// ``init(pinningMode:withPinnedCertificates:)`` (docs/plugins.md).
+    ///
+    /// - Throws: ``CertificateError`` with code `.noCertificates` when `pinningMode` pins and
+    ///   `bundle` holds no certificate.
+    public init(pinningMode: PinningMode, certificatesIn bundle: Bundle) throws(CertificateError) {
+        let certificates = SecurityPolicy.certificates(in: bundle)
+        if pinningMode != .none && certificates.isEmpty {
+            throw CertificateError(
+                .noCertificates,
+                "no .cer, .der, .crt or .pem certificate in bundle \(bundle.bundlePath): a policy pinning nothing refuses every server",
+                path: bundle.bundlePath
+            )
+        }
+        self.init(pinningMode: pinningMode, withPinnedCertificates: certificates)
+    }
+
+    /// Unavailable: name the certificates. AFNetworking's `policyWithPinningMode:` pinned the
+    /// certificates of an implicit bundle; under SwiftPM on Linux `Bundle.main` holds none, so
+    /// such a policy would refuse every server.
+    @available(*, unavailable, message: "name the certificates: init(pinningMode:withPinnedCertificates:) or init(pinningMode:certificatesIn: .module)")
     public init(pinningMode: PinningMode) {
-        self.init(pinningMode: pinningMode, withPinnedCertificates: SecurityPolicy.certificates(in: .main))
+        fatalError("unavailable")
     }
 
     /// The default policy: no pinning, invalid certificates refused, domain names validated.

@@ -1,9 +1,10 @@
 import Foundation
 import PackagePlugin
 
-/// Command plugin `swift package gannet-pins [FILE ...] [--target NAME ...]`: prints the SPKI
-/// SHA-256 pin (`sha256/BASE64`, OkHttp's form) and the subject of every certificate in the given
-/// files and in the certificate files of the named targets, by running `gannet pins FILE`.
+/// Command plugin `swift package gannet-pins [FILE|https://HOST[:PORT] ...] [--target NAME ...]`:
+/// prints the SPKI SHA-256 pin (`sha256/BASE64`, OkHttp's form) and the subject of every
+/// certificate in the given files, in the chains the given servers present, and in the
+/// certificate files of the named targets, by running `gannet pins FILE|URL` for each.
 ///
 /// The `gannet` executable comes from a build request rather than `context.tool(named:)`:
 /// SwiftPM 6.3 cannot give a plugin an executable target of its own package that also has an
@@ -12,10 +13,12 @@ import PackagePlugin
 @main
 struct GannetPins: CommandPlugin {
     static let usage = """
-        usage: swift package gannet-pins [FILE ...] [--target NAME ...]
-          FILE           a certificate file (PEM or DER)
-          --target NAME  every .cer, .der, .crt and .pem file under that target's directory
-        Prints one line per certificate: FILE  sha256/BASE64=  SUBJECT
+        usage: swift package gannet-pins [FILE|https://HOST[:PORT] ...] [--target NAME ...]
+          FILE                a certificate file (PEM or DER)
+          https://HOST[:PORT] the chain that server presents, leaf first (as `gannet pins`)
+          --target NAME       every .cer, .der, .crt and .pem file under that target's directory
+        Prints one line per certificate: FILE|URL  sha256/BASE64=  SUBJECT
+        A file or server that fails is reported and the others are still printed.
         """
 
     func performCommand(context: PluginContext, arguments: [String]) async throws {
@@ -30,26 +33,32 @@ struct GannetPins: CommandPlugin {
             throw PinsError("unknown option \(unknown)\n\(Self.usage)")
         }
         guard !files.isEmpty || !targetNames.isEmpty else {
-            throw PinsError("name certificate files or a --target\n\(Self.usage)")
+            throw PinsError("name certificate files, https:// URLs or a --target\n\(Self.usage)")
         }
 
-        var jobs = files.map { PinJob(display: $0, url: URL(fileURLWithPath: $0)) }
+        // A URL goes to `gannet pins` as it is (it fetches the chain); a file by its full path.
+        // Every failure, an unreadable file included, is gannet's own message, reported after
+        // the other jobs ran (docs/plugins.md).
+        var jobs = files.map { argument in
+            argument.lowercased().hasPrefix("https://")
+                ? PinJob(display: argument, argument: argument)
+                : PinJob(display: argument, argument: URL(fileURLWithPath: argument).path(percentEncoded: false))
+        }
         for target in try context.package.targets(named: targetNames) {
             let found = try CertificateFiles.find(under: CertificateFiles.directory(of: target))
             if found.isEmpty {
                 Diagnostics.warning("target '\(target.name)' has no .cer, .der, .crt or .pem file")
             }
-            jobs += found.map { PinJob(display: Self.display($0, relativeTo: context.package.directoryURL), url: $0) }
-        }
-        for job in jobs where !FileManager.default.isReadableFile(atPath: job.url.path(percentEncoded: false)) {
-            throw PinsError("\(job.display): no such readable file")
+            jobs += found.map {
+                PinJob(display: Self.display($0, relativeTo: context.package.directoryURL), argument: $0.path(percentEncoded: false))
+            }
         }
 
         let gannet = try buildGannet()
         let errorsFile = context.pluginWorkDirectoryURL.appending(path: "gannet-pins.stderr")
         var failed: [String] = []
         for job in jobs {
-            let result = try Self.run(gannet, ["pins", job.url.path(percentEncoded: false)], errorsTo: errorsFile)
+            let result = try Self.run(gannet, ["pins", job.argument], errorsTo: errorsFile)
             for line in result.output.split(whereSeparator: \.isNewline) where !line.isEmpty {
                 print("\(job.display)  \(line)")
             }
@@ -62,7 +71,7 @@ struct GannetPins: CommandPlugin {
             }
         }
         guard failed.isEmpty else {
-            throw PinsError("gannet pins failed for \(failed.count) of \(jobs.count) file(s)")
+            throw PinsError("gannet pins failed for \(failed.count) of \(jobs.count) file(s) or server(s): \(failed.joined(separator: ", "))")
         }
     }
 
@@ -112,10 +121,11 @@ struct GannetPins: CommandPlugin {
     }
 }
 
-/// One certificate file to pin, and how to name it in the output.
+/// One certificate file or server to pin, and how to name it in the output.
 private struct PinJob {
     var display: String
-    var url: URL
+    /// What `gannet pins` is given: a file's full path or an `https://` URL.
+    var argument: String
 }
 
 /// A failure of the command, printed by SwiftPM as the plugin's error.

@@ -89,6 +89,38 @@ struct SecurityPolicyAFNetworkingTests {
         #expect(policy.pinnedPublicKeys.count == 5)
     }
 
+    @Test("init(pinningMode:certificatesIn:) pins a bundle's certificates and refuses a bundle without any")
+    func pinningModeWithBundle() throws {
+        let pki = TestPKI.shared
+        let folder = pki.directory.appendingPathComponent("bundle-\(UUID().uuidString)")
+        let empty = pki.directory.appendingPathComponent("empty-bundle-\(UUID().uuidString)")
+        for directory in [folder, empty] {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        }
+        defer {
+            try? FileManager.default.removeItem(at: folder)
+            try? FileManager.default.removeItem(at: empty)
+        }
+        try pki.der("good").write(to: folder.appendingPathComponent("leaf.cer"))
+        let bundle = try #require(Bundle(path: folder.path))
+        let emptyBundle = try #require(Bundle(path: empty.path))
+
+        var policy = try SecurityPolicy(pinningMode: .publicKey, certificatesIn: bundle)
+        policy.trustStore = Fixtures.testCA
+        #expect(policy.pinnedCertificates == Fixtures.pinned("good"))
+        #expect(evaluate(policy, Fixtures.good, forDomain: "localhost"))
+        #expect(!evaluate(policy, otherServer, forDomain: nil))
+
+        for mode in [SecurityPolicy.PinningMode.publicKey, .certificate] {
+            let error = #expect(throws: CertificateError.self) {
+                try SecurityPolicy(pinningMode: mode, certificatesIn: emptyBundle)
+            }
+            #expect(error?.code == .noCertificates)
+            #expect(error?.path == empty.path)
+        }
+        #expect(try SecurityPolicy(pinningMode: .none, certificatesIn: emptyBundle).pinnedCertificates.isEmpty)
+    }
+
     @Test("PEM pinned certificates work like DER ones")
     func pemPinnedCertificates() throws {
         let pem = try Data(contentsOf: URL(fileURLWithPath: TestPKI.shared.pem("intermediate")))

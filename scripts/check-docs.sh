@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Type-checks every ```swift block of README.md and docs/*.md against Gannet's built modules
+# (scripts/check-docs.py; the markers are described in docs/README.md, "Snippets compile").
+#   scripts/check-docs.sh                       # build Gannet (as scripts/test.sh does), check the docs
+#   scripts/check-docs.sh --no-build            # reuse the modules of the last build
+#   scripts/check-docs.sh docs/new-page.md      # check only these files (or directories)
+# First proves the checker fails: a fixture with a deliberately broken snippet must be refused,
+# at the line of the broken call. Exits non-zero if that proof or any snippet fails.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+build=1
+if [ "${1:-}" = "--no-build" ]; then
+    build=0
+    shift
+fi
+if [ "$build" = 1 ]; then
+    echo "check-docs: swift build --build-tests -Xswiftc -warnings-as-errors"
+    swift build --build-tests -Xswiftc -warnings-as-errors
+fi
+modules="$(swift build --show-bin-path)/Modules"
+if [ ! -f "$modules/Gannet.swiftmodule" ]; then
+    echo "check-docs: no Gannet.swiftmodule in $modules: build first (or drop --no-build)" >&2
+    exit 2
+fi
+scratch=.build/check-docs
+rm -rf "$scratch"
+mkdir -p "$scratch"
+
+fixture=scripts/fixtures/check-docs/broken.md
+set +e
+python3 scripts/check-docs.py --modules "$modules" --scratch "$scratch/fixture" "$fixture" > "$scratch/fixture.log" 2>&1
+status=$?
+set -e
+expected="$fixture:31:"
+if [ "$status" != 1 ] || ! grep -q "^$expected.*error: .*fetchEverything" "$scratch/fixture.log" \
+    || ! grep -q "2 of 3 snippet(s) compile, 1 skipped" "$scratch/fixture.log"; then
+    echo "check-docs: the checker did not refuse $fixture as it should (status $status, expected 1 and an error at $expected):" >&2
+    cat "$scratch/fixture.log" >&2
+    exit 1
+fi
+echo "check-docs: the checker refuses the broken fixture: $(grep -m1 "^$expected" "$scratch/fixture.log")"
+
+python3 scripts/check-docs.py --modules "$modules" --scratch "$scratch/docs" "$@"
