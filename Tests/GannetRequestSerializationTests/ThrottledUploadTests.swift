@@ -21,9 +21,10 @@ struct ThrottledUploadTests {
         let payload = Data((0..<64 * 1024).map { UInt8(truncatingIfNeeded: $0 &* 7) })
         var form = MultipartFormData()
         try form.appendPart(data: payload, name: "file", fileName: "p.bin", mimeType: "application/octet-stream")
-        // 64 KiB at 8 KiB/s: about eight seconds of upload, a window wide enough for a small
-        // request even when the whole suite loads both cores.
-        form.throttleBandwidth(packetSize: 4 * 1024, delay: 0.5)
+        // 64 KiB at 4 KiB/s: sixteen seconds of upload, the window in which a small request
+        // must finish. Eight seconds was not enough once the suite shared both cores with
+        // other builds (the small request's round trip took longer than the whole upload).
+        form.throttleBandwidth(packetSize: 2 * 1024, delay: 0.5)
         let stream = form.makeInputStream()
         var request = URLRequest(url: servers.url(.uploadDigest))
         request.httpMethod = "POST"
@@ -43,7 +44,7 @@ struct ThrottledUploadTests {
         // The small request finished while the throttled upload was still sending: the engine
         // thread was free.
         #expect(upload.state == .running)
-        for _ in 0..<2000 where upload.state != .completed { try await Task.sleep(for: .milliseconds(10)) }
+        for _ in 0..<6000 where upload.state != .completed { try await Task.sleep(for: .milliseconds(10)) }
         let events = order.withLock { $0 }
         #expect(events.first == "small 200")
         #expect(events.count == 2)
