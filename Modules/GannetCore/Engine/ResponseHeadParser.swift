@@ -4,7 +4,7 @@
 /// string trimming and case-insensitive comparison cost more than the whole HTTP exchange.
 struct ResponseHeadParser {
     let limits: SessionConfiguration.Limits
-    private var statusLine: (code: Int, version: String)?
+    private var statusLine: (code: Int, version: String, reason: String)?
     private var fields: [(name: String, value: String)] = []
     private var headerBytes = 0
     private var informationalCount = 0
@@ -53,7 +53,7 @@ struct ResponseHeadParser {
                 }
                 return .informational(status.code)
             }
-            return .complete(ResponseHead(statusCode: status.code, httpVersion: status.version, fields: fields))
+            return .complete(ResponseHead(statusCode: status.code, httpVersion: status.version, fields: fields, reasonPhrase: status.reason))
         }
 
         if statusLine == nil {
@@ -104,8 +104,9 @@ struct ResponseHeadParser {
         return UnsafeBufferPointer(rebasing: bytes[start..<end])
     }
 
-    /// `HTTP/1.1 200 OK`, `HTTP/2 204`, `HTTP/1.0 404 Not Found`.
-    static func parseStatusLine(_ line: UnsafeBufferPointer<UInt8>) throws -> (code: Int, version: String) {
+    /// `HTTP/1.1 200 OK`, `HTTP/2 204`, `HTTP/1.0 404 Not Found`: the code, the version and the
+    /// server's own reason phrase (empty when it sent none, as HTTP/2 never does).
+    static func parseStatusLine(_ line: UnsafeBufferPointer<UInt8>) throws -> (code: Int, version: String, reason: String) {
         var malformed: GannetError {
             GannetError(.protocolViolation, "The response has a malformed status line \(String(decoding: line.prefix(80), as: UTF8.self).debugDescription)")
         }
@@ -120,20 +121,31 @@ struct ResponseHeadParser {
             code = code * 10 + Int(digit - 0x30)
         }
         guard code >= 100, line.count == space + 4 || line[space + 4] == 0x20 else { throw malformed }
-        return (code, String(decoding: UnsafeBufferPointer(rebasing: line[0..<space]), as: UTF8.self))
+        let reason = line.count > space + 5 ? trimmed(UnsafeBufferPointer(rebasing: line[(space + 5)...])) : UnsafeBufferPointer(start: nil, count: 0)
+        return (code, String(decoding: UnsafeBufferPointer(rebasing: line[0..<space]), as: UTF8.self), String(decoding: reason, as: UTF8.self))
     }
 }
 
-/// A parsed response head; turned into an `HTTPURLResponse` only when someone needs one,
-/// because Foundation's initializer is the most expensive step of a small exchange.
-struct ResponseHead: Equatable, Sendable {
-    var statusCode: Int
-    var httpVersion: String
-    /// Header fields in arrival order, names as sent.
-    var fields: [(name: String, value: String)]
+/// A response head as the server sent it: the status line's parts and every header field in
+/// arrival order, repeated names kept apart (`HTTPURLResponse` merges them into a dictionary
+/// and forgets the reason phrase). Read it from ``DataResponse/responseHead``; a tool that
+/// shows a response, like `gannet`, prints this rather than a reconstruction.
+///
+/// Parsed heads are turned into an `HTTPURLResponse` only when someone needs one, because
+/// Foundation's initializer is the most expensive step of a small exchange.
+public struct ResponseHead: Equatable, Sendable {
+    /// The status code.
+    public var statusCode: Int
+    /// The version from the status line: `HTTP/1.1`, `HTTP/1.0`, `HTTP/2`.
+    public var httpVersion: String
+    /// Header fields in arrival order, names as sent, duplicates kept; a folded (obs-fold)
+    /// line is joined to its field with a space.
+    public var fields: [(name: String, value: String)]
+    /// The reason phrase as sent (`OK`, `FOUND`, `Teapot`), or empty: HTTP/2 has none.
+    public var reasonPhrase: String = ""
 
-    static func == (a: ResponseHead, b: ResponseHead) -> Bool {
-        a.statusCode == b.statusCode && a.httpVersion == b.httpVersion
+    public static func == (a: ResponseHead, b: ResponseHead) -> Bool {
+        a.statusCode == b.statusCode && a.httpVersion == b.httpVersion && a.reasonPhrase == b.reasonPhrase
             && a.fields.elementsEqual(b.fields, by: { $0.name == $1.name && $0.value == $1.value })
     }
 
