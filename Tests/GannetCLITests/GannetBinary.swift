@@ -65,17 +65,17 @@ enum GannetBinary {
         try await run(executable: location(), arguments: arguments, in: directory, timeout: .seconds(60), interruptAfter: delay)
     }
 
-    /// Runs `gannet` inside a pseudo-terminal (`script`), so its stdout and stderr are a tty.
+    /// Runs `gannet` inside a pseudo-terminal (`script`), so its stdout and stderr are a tty,
+    /// without the test runner's `NO_COLOR` (see ``runOnTerminal(_:environment:)``).
     static func runOnTerminal(_ arguments: [String]) async throws -> Result {
-        let command = ([try location().path] + arguments).map(shellQuoted).joined(separator: " ")
-        return try await run(executable: URL(fileURLWithPath: "/usr/bin/script"), arguments: ["-qfec", command, "/dev/null"], in: nil, timeout: .seconds(60))
+        try await runOnTerminal(arguments, environment: [:])
     }
 
     static func shellQuoted(_ text: String) -> String {
         "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 
-    private static func run(executable: URL, arguments: [String], in directory: URL?, timeout: Duration,
+    static func run(executable: URL, arguments: [String], in directory: URL?, timeout: Duration,
                             interruptAfter: Duration? = nil) async throws -> Result {
         let process = Process()
         process.executableURL = executable
