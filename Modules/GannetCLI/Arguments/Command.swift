@@ -64,6 +64,9 @@ struct Invocation: Equatable, Sendable {
         items = try rest.dropFirst().map(RequestItem.parse)
         body = try Self.rawBody(items: items, options: options, stdin: options.ignoreStdin ? .none : stdin)
         self.method = method ?? (items.contains(where: \.isData) || body != nil ? "POST" : "GET")
+        if self.method == "HEAD", body != nil {
+            throw CLIError.usage("a HEAD request sends no body, but one comes from \(body == .stdin ? "stdin (--ignore-stdin to leave it)" : "--raw or @FILE")")
+        }
         methodIsExplicit = method != nil
         self.options = options
     }
