@@ -80,8 +80,8 @@ struct CLINetworkOptionTests {
         let stalled = try await GannetBinary.run(["--timeout", "1", "\(fault)/stall"])
         #expect(stalled.status == 2, "\(stalled.err)")
         #expect(stalled.err.contains("timed out"))
-        // 20 bytes, one every 100 ms: never 2 s without a byte, so the idle timeout never fires.
-        let trickle = try await GannetBinary.run(["--timeout", "2", "\(fault)/slow-body?bytes=20&interval_ms=100"])
+        // 20 bytes, one every 100 ms: never 5 s without a byte, so the idle timeout never fires.
+        let trickle = try await GannetBinary.run(["--timeout", "5", "\(fault)/slow-body?bytes=20&interval_ms=100"])
         #expect(trickle.status == 0, "\(trickle.err)")
         #expect(trickle.out == String(repeating: "d", count: 20))
     }
