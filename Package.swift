@@ -21,6 +21,7 @@ let package = Package(
         .library(name: "GannetResponseSerialization", targets: ["GannetResponseSerialization"]),
         .library(name: "GannetXML", targets: ["GannetXML"]),
         .library(name: "GannetSecurity", targets: ["GannetSecurity"]),
+        .library(name: "GannetReachability", targets: ["GannetReachability"]),
         .library(name: "Gannet", targets: ["Gannet"]),
         .executable(name: "gannet", targets: ["GannetCLI"]),
 
@@ -80,9 +81,15 @@ let package = Package(
             path: "Modules/GannetSecurity",
             swiftSettings: strictSettings
         ),
+        // Foundation and Glibc only: rtnetlink sockets, no libcurl. See docs/reachability.md.
+        .target(
+            name: "GannetReachability",
+            path: "Modules/GannetReachability",
+            swiftSettings: strictSettings
+        ),
         .target(
             name: "Gannet",
-            dependencies: ["GannetCore", "GannetRequestSerialization", "GannetResponseSerialization"],
+            dependencies: ["GannetCore", "GannetRequestSerialization", "GannetResponseSerialization", "GannetReachability"],
             path: "Modules/Gannet",
             swiftSettings: strictSettings
         ),
@@ -136,6 +143,20 @@ let package = Package(
             name: "GannetTests",
             dependencies: ["Gannet", "GannetSecurity", "GannetXML", "GannetTestSupport"],
             path: "Tests/GannetTests",
+            swiftSettings: strictSettings
+        ),
+        // The monitor the namespace test runs inside its own network namespace (`ip netns exec`);
+        // the test target depends on it only so that `swift build --build-tests` builds it.
+        .executableTarget(
+            name: "GannetReachabilityMonitor",
+            dependencies: ["GannetReachability"],
+            path: "Tests/GannetReachabilityMonitor",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "GannetReachabilityTests",
+            dependencies: ["GannetReachability", "GannetReachabilityMonitor"],
+            path: "Tests/GannetReachabilityTests",
             swiftSettings: strictSettings
         ),
         .testTarget(

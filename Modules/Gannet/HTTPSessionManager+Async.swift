@@ -5,19 +5,25 @@ extension HTTPSessionManager {
     ///
     /// Cancelling the calling Swift task cancels the transfer: the call throws `URLError.cancelled`.
     ///
+    /// `interceptor` adapts and retries this request after the manager's ``interceptor``
+    /// (docs/interceptors.md).
+    ///
     /// - Throws: the request-building errors of ``request(method:urlString:parameters:headers:)``
     ///   (nothing is sent), the transport `URLError`, or the serializer's error.
     public func response<Serializer: ResponseSerializing>(
         method: String, _ urlString: String, parameters: Parameters? = nil, headers: [String: String]? = nil,
-        serializer: Serializer
+        serializer: Serializer, interceptor: (any RequestInterceptor)? = nil
     ) async throws -> HTTPResponse<Serializer.Output> {
         let request = try self.request(method: method, urlString: urlString, parameters: parameters, headers: headers)
-        return try await response(for: request, serializer: serializer)
+        return try await response(for: request, serializer: serializer, interceptor: interceptor)
     }
 
-    /// Sends a request that is already built and returns what `serializer` made of it.
-    public func response<Serializer: ResponseSerializing>(for request: URLRequest, serializer: Serializer) async throws -> HTTPResponse<Serializer.Output> {
-        try HTTPResponse(await session.response(for: request, serializer: serializer), sentRequest: request)
+    /// Sends a request that is already built and returns what `serializer` made of it;
+    /// `interceptor` adapts and retries it after the manager's ``interceptor``.
+    public func response<Serializer: ResponseSerializing>(
+        for request: URLRequest, serializer: Serializer, interceptor: (any RequestInterceptor)? = nil
+    ) async throws -> HTTPResponse<Serializer.Output> {
+        try HTTPResponse(await session.response(for: request, serializer: serializer, interceptor: interceptor), sentRequest: request)
     }
 
     /// `GET`, serialized by ``responseSerializer``.
@@ -36,13 +42,63 @@ extension HTTPSessionManager {
     ///
     /// ```swift
     /// let users = try await manager.get("users", as: [User].self)
+    /// // an API that serves JSON as text/html, and a 404 whose JSON body is wanted:
+    /// let legacy = try await manager.get("legacy/users", as: [User].self, acceptingContentTypes: [.html])
+    /// let missing = try await manager.get("users/9", as: Problem.self, acceptingStatusCodes: [404])
     /// ```
+    ///
+    /// `acceptingContentTypes` and `acceptingStatusCodes` are accepted on top of the
+    /// serializer's defaults (a non-JSON `decoder` already accepts any content type). For full
+    /// control pass a serializer: ``get(_:parameters:headers:serializer:)``.
     public func get<T: Decodable & Sendable>(
         _ urlString: String, parameters: Parameters? = nil, headers: [String: String]? = nil,
-        as type: T.Type, decoder: any DataDecoder = JSONDecoder()
+        as type: T.Type, decoder: any DataDecoder = JSONDecoder(),
+        acceptingContentTypes: Set<MediaType> = [], acceptingStatusCodes: IndexSet = []
     ) async throws -> T {
         try await response(method: "GET", urlString, parameters: parameters, headers: headers,
-                           serializer: Self.decodingSerializer(for: type, decoder: decoder)).value
+                           serializer: Self.decodingSerializer(for: type, decoder: decoder, acceptingContentTypes: acceptingContentTypes,
+                                                               acceptingStatusCodes: acceptingStatusCodes)).value
+    }
+
+    /// `GET`, serialized by `serializer` instead of ``responseSerializer``: any serializer,
+    /// with its own validation settings.
+    ///
+    /// ```swift
+    /// let user = try await manager.get("users/1", serializer: .decodable(of: User.self)).value
+    /// let page = try await manager.get("html", serializer: StringResponseSerializer().accepting(statusCodes: [404]))
+    /// ```
+    public func get<Serializer: ResponseSerializing>(
+        _ urlString: String, parameters: Parameters? = nil, headers: [String: String]? = nil, serializer: Serializer
+    ) async throws -> HTTPResponse<Serializer.Output> {
+        try await response(method: "GET", urlString, parameters: parameters, headers: headers, serializer: serializer)
+    }
+
+    /// `POST`, serialized by `serializer` (see ``get(_:parameters:headers:serializer:)``).
+    public func post<Serializer: ResponseSerializing>(
+        _ urlString: String, parameters: Parameters? = nil, headers: [String: String]? = nil, serializer: Serializer
+    ) async throws -> HTTPResponse<Serializer.Output> {
+        try await response(method: "POST", urlString, parameters: parameters, headers: headers, serializer: serializer)
+    }
+
+    /// `PUT`, serialized by `serializer` (see ``get(_:parameters:headers:serializer:)``).
+    public func put<Serializer: ResponseSerializing>(
+        _ urlString: String, parameters: Parameters? = nil, headers: [String: String]? = nil, serializer: Serializer
+    ) async throws -> HTTPResponse<Serializer.Output> {
+        try await response(method: "PUT", urlString, parameters: parameters, headers: headers, serializer: serializer)
+    }
+
+    /// `PATCH`, serialized by `serializer` (see ``get(_:parameters:headers:serializer:)``).
+    public func patch<Serializer: ResponseSerializing>(
+        _ urlString: String, parameters: Parameters? = nil, headers: [String: String]? = nil, serializer: Serializer
+    ) async throws -> HTTPResponse<Serializer.Output> {
+        try await response(method: "PATCH", urlString, parameters: parameters, headers: headers, serializer: serializer)
+    }
+
+    /// `DELETE`, serialized by `serializer` (see ``get(_:parameters:headers:serializer:)``).
+    public func delete<Serializer: ResponseSerializing>(
+        _ urlString: String, parameters: Parameters? = nil, headers: [String: String]? = nil, serializer: Serializer
+    ) async throws -> HTTPResponse<Serializer.Output> {
+        try await response(method: "DELETE", urlString, parameters: parameters, headers: headers, serializer: serializer)
     }
 
     /// `HEAD`; the response's headers are in ``HTTPResponse/response``.
@@ -55,13 +111,15 @@ extension HTTPSessionManager {
         try await response(method: "POST", urlString, parameters: parameters, headers: headers, serializer: ErasedResponseSerializer(base: responseSerializer))
     }
 
-    /// `POST`, the body decoded into `type` (see ``get(_:parameters:headers:as:decoder:)``).
+    /// `POST`, the body decoded into `type` (see ``get(_:parameters:headers:as:decoder:acceptingContentTypes:acceptingStatusCodes:)``).
     public func post<T: Decodable & Sendable>(
         _ urlString: String, parameters: Parameters? = nil, headers: [String: String]? = nil,
-        as type: T.Type, decoder: any DataDecoder = JSONDecoder()
+        as type: T.Type, decoder: any DataDecoder = JSONDecoder(),
+        acceptingContentTypes: Set<MediaType> = [], acceptingStatusCodes: IndexSet = []
     ) async throws -> T {
         try await response(method: "POST", urlString, parameters: parameters, headers: headers,
-                           serializer: Self.decodingSerializer(for: type, decoder: decoder)).value
+                           serializer: Self.decodingSerializer(for: type, decoder: decoder, acceptingContentTypes: acceptingContentTypes,
+                                                               acceptingStatusCodes: acceptingStatusCodes)).value
     }
 
     /// `POST` with a streamed `multipart/form-data` body (see
@@ -79,13 +137,15 @@ extension HTTPSessionManager {
         try await response(method: "PUT", urlString, parameters: parameters, headers: headers, serializer: ErasedResponseSerializer(base: responseSerializer))
     }
 
-    /// `PUT`, the body decoded into `type` (see ``get(_:parameters:headers:as:decoder:)``).
+    /// `PUT`, the body decoded into `type` (see ``get(_:parameters:headers:as:decoder:acceptingContentTypes:acceptingStatusCodes:)``).
     public func put<T: Decodable & Sendable>(
         _ urlString: String, parameters: Parameters? = nil, headers: [String: String]? = nil,
-        as type: T.Type, decoder: any DataDecoder = JSONDecoder()
+        as type: T.Type, decoder: any DataDecoder = JSONDecoder(),
+        acceptingContentTypes: Set<MediaType> = [], acceptingStatusCodes: IndexSet = []
     ) async throws -> T {
         try await response(method: "PUT", urlString, parameters: parameters, headers: headers,
-                           serializer: Self.decodingSerializer(for: type, decoder: decoder)).value
+                           serializer: Self.decodingSerializer(for: type, decoder: decoder, acceptingContentTypes: acceptingContentTypes,
+                                                               acceptingStatusCodes: acceptingStatusCodes)).value
     }
 
     /// `PATCH`, serialized by ``responseSerializer``.
@@ -93,13 +153,15 @@ extension HTTPSessionManager {
         try await response(method: "PATCH", urlString, parameters: parameters, headers: headers, serializer: ErasedResponseSerializer(base: responseSerializer))
     }
 
-    /// `PATCH`, the body decoded into `type` (see ``get(_:parameters:headers:as:decoder:)``).
+    /// `PATCH`, the body decoded into `type` (see ``get(_:parameters:headers:as:decoder:acceptingContentTypes:acceptingStatusCodes:)``).
     public func patch<T: Decodable & Sendable>(
         _ urlString: String, parameters: Parameters? = nil, headers: [String: String]? = nil,
-        as type: T.Type, decoder: any DataDecoder = JSONDecoder()
+        as type: T.Type, decoder: any DataDecoder = JSONDecoder(),
+        acceptingContentTypes: Set<MediaType> = [], acceptingStatusCodes: IndexSet = []
     ) async throws -> T {
         try await response(method: "PATCH", urlString, parameters: parameters, headers: headers,
-                           serializer: Self.decodingSerializer(for: type, decoder: decoder)).value
+                           serializer: Self.decodingSerializer(for: type, decoder: decoder, acceptingContentTypes: acceptingContentTypes,
+                                                               acceptingStatusCodes: acceptingStatusCodes)).value
     }
 
     /// `DELETE`, serialized by ``responseSerializer``.
@@ -107,12 +169,14 @@ extension HTTPSessionManager {
         try await response(method: "DELETE", urlString, parameters: parameters, headers: headers, serializer: ErasedResponseSerializer(base: responseSerializer))
     }
 
-    /// `DELETE`, the body decoded into `type` (see ``get(_:parameters:headers:as:decoder:)``).
+    /// `DELETE`, the body decoded into `type` (see ``get(_:parameters:headers:as:decoder:acceptingContentTypes:acceptingStatusCodes:)``).
     public func delete<T: Decodable & Sendable>(
         _ urlString: String, parameters: Parameters? = nil, headers: [String: String]? = nil,
-        as type: T.Type, decoder: any DataDecoder = JSONDecoder()
+        as type: T.Type, decoder: any DataDecoder = JSONDecoder(),
+        acceptingContentTypes: Set<MediaType> = [], acceptingStatusCodes: IndexSet = []
     ) async throws -> T {
         try await response(method: "DELETE", urlString, parameters: parameters, headers: headers,
-                           serializer: Self.decodingSerializer(for: type, decoder: decoder)).value
+                           serializer: Self.decodingSerializer(for: type, decoder: decoder, acceptingContentTypes: acceptingContentTypes,
+                                                               acceptingStatusCodes: acceptingStatusCodes)).value
     }
 }

@@ -117,9 +117,8 @@ extension HTTPSessionManager {
     /// } success: { task, response in … }
     /// ```
     ///
-    /// The multipart body is built with the configuration of ``requestSerializer`` when it is a
-    /// ``GannetRequestSerialization/ConfigurableRequestSerializer`` (default headers, string
-    /// encoding), with a default ``GannetRequestSerialization/HTTPRequestSerializer`` otherwise.
+    /// The multipart body is built with the configuration of ``requestSerializer`` (default
+    /// headers, string encoding).
     /// The body's own `Content-Type` (with its boundary) and `Content-Length` replace any given
     /// in `headers`. An error thrown by `block` reaches `failure` with a `nil` task.
     @discardableResult
@@ -178,8 +177,7 @@ extension HTTPSessionManager {
         constructingBodyWith block: (inout MultipartFormData) throws -> Void
     ) throws -> URLRequest {
         let base = try baseRequest(method: method, urlString: urlString, headers: headers)
-        let serializer = (requestSerializer as? any ConfigurableRequestSerializer) ?? HTTPRequestSerializer()
-        var request = try serializer.multipartFormRequest(
+        var request = try requestSerializer.multipartFormRequest(
             method: method, urlString: base.url?.absoluteString ?? urlString, parameters: parameters, constructingBodyWith: block)
         let framing: Set<String> = ["content-type", "content-length"]
         for (field, value) in base.allHTTPHeaderFields ?? [:] where !framing.contains(field.lowercased()) {

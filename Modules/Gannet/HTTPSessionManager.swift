@@ -42,7 +42,8 @@ public final class HTTPSessionManager: Sendable {
     private let fallbackQueue = DispatchQueue(label: "gannet.http-session-manager.completion")
 
     private struct State: Sendable {
-        var requestSerializer: any RequestSerializing
+        var requestSerializer: any ConfigurableRequestSerializer
+        var responseSerializer: any ResponseValidating
     }
 
     /// Creates a manager for `baseURL` (nil: every URL string must be absolute) whose session is
@@ -53,8 +54,9 @@ public final class HTTPSessionManager: Sendable {
     public init(baseURL: URL? = nil, configuration: SessionConfiguration = .default) {
         self.baseURL = baseURL.map(Self.addingTrailingSlash)
         session = SessionManager(configuration: configuration)
-        session.responseSerializer = Self.defaultResponseSerializer
-        state = Mutex(State(requestSerializer: HTTPRequestSerializer()))
+        let responseSerializer = Self.defaultResponseSerializer
+        session.responseSerializer = responseSerializer
+        state = Mutex(State(requestSerializer: HTTPRequestSerializer(), responseSerializer: responseSerializer))
     }
 
     /// Creates a manager whose server trust is decided by `securityPolicy` (for example a
@@ -79,22 +81,59 @@ public final class HTTPSessionManager: Sendable {
 
     /// The response serializer a new manager starts with: JSON (AFNetworking's
     /// `AFJSONResponseSerializer`), which validates the status code and the `Content-Type`.
-    public static var defaultResponseSerializer: any ResponseSerializing { JSONResponseSerializer() }
+    public static var defaultResponseSerializer: any ResponseValidating { JSONResponseSerializer() }
 
     /// Builds requests from the method, URL and parameters. Defaults to
     /// ``GannetRequestSerialization/HTTPRequestSerializer`` (query string for `GET`, `HEAD`,
     /// `DELETE`, URL-encoded form otherwise); assign `JSONRequestSerializer()` for JSON bodies.
     /// A change applies to requests built afterwards.
-    public var requestSerializer: any RequestSerializing {
+    ///
+    /// Change the installed serializer in place, as with AFNetworking:
+    ///
+    /// ```swift
+    /// manager.requestSerializer.setValue("abc", forHTTPHeaderField: "X-Token")
+    /// manager.requestSerializer.setAuthorizationHeader(username: "user", password: "secret")
+    /// manager.requestSerializer.configuration.timeoutInterval = 10
+    /// ```
+    ///
+    /// Every setting lives in the serializer's ``GannetRequestSerialization/RequestSerializerConfiguration``,
+    /// which each serializer applies with `prepare(_:)`; a serializer of your own conforms to
+    /// ``GannetRequestSerialization/ConfigurableRequestSerializer`` to hold them (docs/request-serialization.md).
+    /// A change in place reads, changes and stores the serializer, each step under the
+    /// manager's lock: configure it from one thread at a time, as AFNetworking required.
+    public var requestSerializer: any ConfigurableRequestSerializer {
         get { state.withLock { $0.requestSerializer } }
         set { state.withLock { $0.requestSerializer = newValue } }
     }
 
     /// Turns responses into values for the completion-handler methods and the untyped async
-    /// methods. Stored on ``session`` (its `responseSerializer`).
-    public var responseSerializer: any ResponseSerializing {
-        get { session.responseSerializer }
-        set { session.responseSerializer = newValue }
+    /// methods; also installed as ``session``'s `responseSerializer` (setting the session's
+    /// directly changes only the session's own untyped tasks).
+    ///
+    /// Change the installed serializer in place, as with AFNetworking:
+    ///
+    /// ```swift
+    /// manager.responseSerializer.acceptableContentTypes.insert("text/html")
+    /// manager.responseSerializer.acceptableStatusCodes.insert(404)
+    /// ```
+    ///
+    /// The type is ``GannetResponseSerialization/ResponseValidating``, so both settings are
+    /// the installed serializer's own and take effect: every concrete serializer of
+    /// GannetResponseSerialization and GannetXML validates, and so does
+    /// ``GannetResponseSerialization/ResponseSerializerRegistry``, which passes them on to its
+    /// entries. A serializer that cannot hold them (a plain `ResponseSerializing`, the
+    /// type-erasing `AnyResponseSerializer`) runs per task or inside a registry instead. (`acceptableContentTypes == nil` means any type, and stays `nil` on `insert`.)
+    /// As with ``requestSerializer``, configure it from one thread at a time.
+    public var responseSerializer: any ResponseValidating {
+        get { state.withLock { $0.responseSerializer } }
+        set {
+            // Both under the manager's lock, so concurrent assignments leave the manager and
+            // its session with the same serializer (the session never takes this lock).
+            state.withLock { state in
+                state.responseSerializer = newValue
+                session.responseSerializer = newValue
+            }
+        }
     }
 
     /// The server trust evaluator of the session, `nil` for libcurl's own verification against
@@ -113,6 +152,18 @@ public final class HTTPSessionManager: Sendable {
     public var completionGroup: DispatchGroup? {
         get { session.completionGroup }
         set { session.completionGroup = newValue }
+    }
+
+    /// Adapts and retries every request (the session's `interceptor`), before a per-request
+    /// interceptor given to ``response(method:_:parameters:headers:serializer:interceptor:)``.
+    /// See docs/interceptors.md.
+    ///
+    /// ```swift
+    /// manager.interceptor = Interceptor(interceptors: [RetryPolicy(), authentication])
+    /// ```
+    public var interceptor: (any RequestInterceptor)? {
+        get { session.interceptor }
+        set { session.interceptor = newValue }
     }
 
     /// Tasks that have not completed yet.

@@ -45,6 +45,13 @@ public struct GannetError: Error, Sendable, CustomStringConvertible {
         public static let transport = Code("transport")
         /// No byte moved for the request's idle timeout, or the resource timeout passed.
         public static let timedOut = Code("timedOut")
+        /// A ``RequestAdapter`` threw: the request was not sent. The adapter's error is the
+        /// ``GannetError/underlyingError`` (docs/interceptors.md).
+        public static let requestAdaptationFailed = Code("requestAdaptationFailed")
+        /// A ``RequestRetrier`` ended the task with an error of its own (its `doNotRetryWithError`),
+        /// or asked to retry a request whose body cannot be sent again; the cause is the
+        /// ``GannetError/underlyingError`` (docs/interceptors.md).
+        public static let requestRetryFailed = Code("requestRetryFailed")
     }
 
     /// What kind of failure this is.

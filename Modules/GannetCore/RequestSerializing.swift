@@ -13,6 +13,11 @@
 ///     }
 /// }
 /// ```
+///
+/// Such a serializer runs requests through a ``SessionManager``. An `HTTPSessionManager` holds
+/// a `ConfigurableRequestSerializer` (GannetRequestSerialization), which also keeps the default
+/// headers and options that `manager.requestSerializer.setValue(_:forHTTPHeaderField:)` changes
+/// (docs/request-serialization.md).
 public protocol RequestSerializing: Sendable {
     /// Returns `request` with `parameters` encoded into it.
     ///

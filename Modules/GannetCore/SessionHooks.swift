@@ -13,6 +13,7 @@ struct SessionHooks: Sendable {
     typealias SentBodyData = @Sendable (SessionManager, SessionTask, Int64, Int64, Int64) -> Void
     typealias Completion = @Sendable (SessionManager, SessionTask, (any Error)?) -> Void
     typealias TrustChallenge = @Sendable (SessionManager, SessionTask, ServerTrust) -> ServerTrustDisposition
+    typealias MetricsCollected = @Sendable (SessionManager, SessionTask, TaskMetrics) -> Void
 
     var taskWillPerformHTTPRedirection: Redirection?
     var dataTaskDidReceiveResponse: ResponseDecision?
@@ -21,6 +22,7 @@ struct SessionHooks: Sendable {
     var taskDidSendBodyData: SentBodyData?
     var taskDidComplete: Completion?
     var serverTrustChallenge: TrustChallenge?
+    var taskDidFinishCollectingMetrics: MetricsCollected?
 }
 
 extension SessionManager {
@@ -73,6 +75,14 @@ extension SessionManager {
     /// ```
     public func setServerTrustChallengeHandler(_ block: (@Sendable (SessionManager, SessionTask, ServerTrust) -> ServerTrustDisposition)?) {
         hooks.withLock { $0.serverTrustChallenge = block }
+    }
+
+    /// Receives the ``TaskMetrics`` of every task whose transfer reached the engine, once, when it
+    /// ended (URLSession's `didFinishCollectingMetrics`), on the processing queue before
+    /// ``setTaskDidComplete(_:)``'s hook. A task cancelled before it started has no metrics.
+    /// Like the completion hook, it is read when the task completes.
+    public func setTaskDidFinishCollectingMetrics(_ block: (@Sendable (SessionManager, SessionTask, TaskMetrics) -> Void)?) {
+        hooks.withLock { $0.taskDidFinishCollectingMetrics = block }
     }
 
     /// Called when any task completes, before its completion handler, on the processing queue.

@@ -18,10 +18,13 @@ extension SessionManager {
     }
 
     /// Sends `request` and returns the whole ``DataResponse``; failures are in its `result`.
-    public func response<Serializer: ResponseSerializing>(for request: URLRequest, serializer: Serializer) async -> DataResponse<Serializer.Output> {
+    /// `interceptor` adapts and retries this request after the manager's ``interceptor``.
+    public func response<Serializer: ResponseSerializing>(
+        for request: URLRequest, serializer: Serializer, interceptor: (any RequestInterceptor)? = nil
+    ) async -> DataResponse<Serializer.Output> {
         await awaitResponse { deliver in
             makeTask(kind: .data, request: request, body: BodySource(of: request), serializer: serializer,
-                     progress: ProgressHandlers(), direct: true, completionHandler: deliver)
+                     progress: ProgressHandlers(), direct: true, interceptor: interceptor, completionHandler: deliver)
         }
     }
 

@@ -22,6 +22,8 @@ public final class SessionManager: Sendable {
 
     let engine: CurlEngine
     let hooks = Mutex(SessionHooks())
+    /// Snapshotted by each task when it is created (see SessionManager+EventMonitors.swift).
+    let eventMonitorStore: Mutex<CompositeEventMonitor?>
     private let settings: Mutex<Settings>
     private let taskTable = Mutex<[Int: SessionTask]>([:])
     let processingQueue: DispatchQueue
@@ -31,15 +33,18 @@ public final class SessionManager: Sendable {
         var responseSerializer: any ResponseSerializing = PassthroughResponseSerializer()
         var completionQueue: DispatchQueue?
         var completionGroup: DispatchGroup?
+        var interceptor: (any RequestInterceptor)?
         var invalidated = false
         var finishing = false
     }
 
     private static let nextIdentifier = Atomic<Int>(1)
 
-    /// Creates a manager and starts its engine thread.
-    public init(configuration: SessionConfiguration = .default) {
+    /// Creates a manager and starts its engine thread. `eventMonitors` observe every task the
+    /// manager creates (see ``EventMonitor``); more can be added with ``addEventMonitor(_:)``.
+    public init(configuration: SessionConfiguration = .default, eventMonitors: [any EventMonitor] = []) {
         self.configuration = configuration
+        eventMonitorStore = Mutex(CompositeEventMonitor(eventMonitors))
         engine = CurlEngine(configuration: configuration)
         settings = Mutex(Settings())
         processingQueue = DispatchQueue(label: "gannet.session.processing", attributes: .concurrent)
@@ -71,6 +76,17 @@ public final class SessionManager: Sendable {
         set { settings.withLock { $0.completionGroup = newValue } }
     }
 
+    /// Adapts and retries every task the manager creates from now on, before the task's own
+    /// interceptor (docs/interceptors.md). `nil` (the default) sends each request once, as is.
+    ///
+    /// ```swift
+    /// manager.interceptor = RetryPolicy()
+    /// ```
+    public var interceptor: (any RequestInterceptor)? {
+        get { settings.withLock { $0.interceptor } }
+        set { settings.withLock { $0.interceptor = newValue } }
+    }
+
     /// Tasks that have not completed yet.
     public var tasks: [SessionTask] {
         taskTable.withLock { Array($0.values) }.sorted { $0.taskIdentifier < $1.taskIdentifier }
@@ -95,19 +111,22 @@ public final class SessionManager: Sendable {
     /// The body comes from `request.httpBody`, or is streamed from `request.httpBodyStream`
     /// (sent with the `Content-Length` the request declares, chunked when it declares none).
     /// - Parameters:
+    ///   - interceptor: adapts and retries this task, after the manager's ``interceptor``.
     ///   - uploadProgress: called with the task's upload `Progress` as body bytes are sent.
     ///   - downloadProgress: called with the task's download `Progress` as bytes arrive.
-    ///   - completionHandler: called once on ``completionQueue`` with the outcome.
+    ///   - completionHandler: called once on ``completionQueue`` with the outcome, after the
+    ///     last attempt.
     public func dataTask<Serializer: ResponseSerializing>(
         with request: URLRequest,
         serializer: Serializer,
+        interceptor: (any RequestInterceptor)? = nil,
         uploadProgress: (@Sendable (Progress) -> Void)? = nil,
         downloadProgress: (@Sendable (Progress) -> Void)? = nil,
         completionHandler: @escaping @Sendable (DataResponse<Serializer.Output>) -> Void
     ) -> SessionTask {
         makeTask(kind: .data, request: request, body: BodySource(of: request), serializer: serializer,
                         progress: ProgressHandlers(upload: uploadProgress, download: downloadProgress),
-                        completionHandler: completionHandler)
+                        interceptor: interceptor, completionHandler: completionHandler)
     }
 
     /// Creates a data task serialized by ``responseSerializer``, with AFNetworking's completion
@@ -156,14 +175,17 @@ public final class SessionManager: Sendable {
         progress: ProgressHandlers,
         sink: BodySinkKind = .memory,
         direct: Bool = false,
+        interceptor: (any RequestInterceptor)? = nil,
         completionHandler: @escaping @Sendable (DataResponse<Serializer.Output>) -> Void
     ) -> SessionTask {
         let identifier = Self.nextIdentifier.wrappingAdd(1, ordering: .relaxed).oldValue
+        let interceptor = Interceptor.combining(settings.withLock { $0.interceptor }, interceptor)
         let task = SessionTask(identifier: identifier, kind: kind, request: request, body: body, sink: sink, manager: self,
-                               progress: progress) { task, outcome in
+                               progress: progress, interceptor: interceptor) { task, outcome in
             self.deliver(outcome, of: task, serializer: serializer, direct: direct, completionHandler: completionHandler)
         }
         taskTable.withLock { $0[identifier] = task }
+        task.monitor?.didCreateInitialRequest(task, request)
         return task
     }
 
@@ -183,12 +205,17 @@ public final class SessionManager: Sendable {
         completionHandler: @escaping @Sendable (DataResponse<Serializer.Output>) -> Void
     ) {
         let (queue, group) = settings.withLock { ($0.completionQueue ?? ownCompletionQueue, $0.completionGroup) }
-        let completionHook = hooks.withLock { $0.taskDidComplete }
+        let (completionHook, metricsHook) = hooks.withLock { ($0.taskDidComplete, $0.taskDidFinishCollectingMetrics) }
+        let monitor = task.monitor
         let isPassthrough = Serializer.self == PassthroughResponseSerializer.self
         if !direct { group?.enter() }
         let work: @Sendable () -> Void = {
             let lazy = outcome.lazyResponse
             task.update { $0.lazyResponse = lazy }
+            if let metrics = outcome.metrics {
+                monitor?.didFinishCollecting(task, metrics)
+                metricsHook?(self, task, metrics)
+            }
             // The passthrough serializer ignores the response; skip building it (see LazyResponse).
             let result = Result {
                 if let files = serializer as? any FileResponseSerializing {
@@ -199,6 +226,7 @@ public final class SessionManager: Sendable {
             }
             let response = DataResponse(request: outcome.request, lazyResponse: lazy, data: outcome.data,
                                         metrics: outcome.metrics, result: result)
+            monitor?.didSerialize(task, response)
             completionHook?(self, task, response.error)
             self.releaseIfInvalidatedAndIdle()
             let posts = self.configuration.postsTaskNotifications
@@ -217,16 +245,20 @@ public final class SessionManager: Sendable {
             }
             if direct {
                 completionHandler(response)
+                monitor?.didFinish(task, error: response.error)
                 self.processingQueue.async(execute: notify)
             } else {
                 queue.async {
                     completionHandler(response)
+                    monitor?.didFinish(task, error: response.error)
                     group?.leave()
                     notify()
                 }
             }
         }
-        if isPassthrough && completionHook == nil {
+        // Hooks are the caller's code, which must not run on the engine thread; monitors only
+        // enqueue, so they may.
+        if isPassthrough && completionHook == nil && metricsHook == nil {
             work()
         } else {
             processingQueue.async(execute: work)
@@ -243,9 +275,15 @@ public final class SessionManager: Sendable {
                                           error: TransportError.urlError(gannet: error, url: url), metrics: nil))
             return
         }
+        // A first attempt with nothing to adapt starts here, as without an interceptor.
+        if let interceptor = task.interceptor, !Interceptor.adaptsNothing(interceptor) {
+            task.beginFirstAttempt(interceptor)
+            return
+        }
         let transfer = Transfer(task: task, engine: engine, hooks: hooks.withLock { $0 })
+        // Before attach: nothing may widen the gap between attach and the start command.
+        task.monitor?.didCreateTransfer(task, for: transfer.request)
         let (state, cancelReason) = task.attach(transfer)
-        engine.submit(.start(transfer))
         switch state {
         case .canceling: engine.submit(.cancel(transfer, cancelReason))
         case .suspended: engine.submit(.suspend(transfer))
@@ -277,12 +315,13 @@ public final class SessionManager: Sendable {
         releaseIfInvalidatedAndIdle()
     }
 
-    /// Once an invalidated manager has no task left, drops its hooks (which may hold the
+    /// Once an invalidated manager has no task left, drops its hooks and monitors (which may hold the
     /// manager itself, as URLSession drops its delegate) and stops its engine, closing pooled
     /// connections now rather than when the last reference goes.
     private func releaseIfInvalidatedAndIdle() {
         guard settings.withLock({ $0.invalidated }), taskTable.withLock({ $0.isEmpty }) else { return }
         hooks.withLock { $0 = SessionHooks() }
+        eventMonitorStore.withLock { $0 = nil }
         engine.shutdown()
     }
 }

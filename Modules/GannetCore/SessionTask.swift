@@ -48,7 +48,11 @@ public final class SessionTask: Sendable, Hashable, CustomStringConvertible {
     let sink: BodySinkKind
     let progressHandlers: ProgressHandlers
     let onComplete: @Sendable (SessionTask, TransferOutcome) -> Void
-    private let storage: Mutex<Storage>
+    /// The manager's interceptor then the task's, `nil` for none (docs/interceptors.md).
+    let interceptor: (any RequestInterceptor)?
+    /// The manager's monitors when the task was created; `nil` without any (docs/monitors.md).
+    let monitor: CompositeEventMonitor?
+    let storage: Mutex<Storage>
 
     // @unchecked: only reached through `storage` (a Mutex); the non-Sendable values it holds
     // (HTTPURLResponse, the error) are created once and never mutated afterwards.
@@ -67,11 +71,18 @@ public final class SessionTask: Sendable, Hashable, CustomStringConvertible {
         var countOfBytesSent: Int64 = 0
         var countOfBytesExpectedToReceive: Int64 = -1
         var countOfBytesExpectedToSend: Int64 = 0
+        /// Set while no transfer runs between two attempts: adapting, deciding, waiting.
+        var interlude: Interlude?
+        var interludeGeneration = 0
+        var retryCount = 0
+        var lastFailedAttempt: FailedAttempt?
     }
 
     init(identifier: Int, kind: Kind, request: URLRequest, body: BodySource?, sink: BodySinkKind, manager: SessionManager,
-         progress: ProgressHandlers, onComplete: @escaping @Sendable (SessionTask, TransferOutcome) -> Void) {
+         progress: ProgressHandlers, interceptor: (any RequestInterceptor)? = nil,
+         onComplete: @escaping @Sendable (SessionTask, TransferOutcome) -> Void) {
         progressHandlers = progress
+        self.interceptor = interceptor
         self.sink = sink
         taskIdentifier = identifier
         self.kind = kind
@@ -79,6 +90,7 @@ public final class SessionTask: Sendable, Hashable, CustomStringConvertible {
         self.body = body
         self.manager = manager
         self.onComplete = onComplete
+        monitor = manager.eventMonitorStore.withLock { $0 }
         storage = Mutex(Storage(currentRequest: request, countOfBytesExpectedToSend: body == nil ? 0 : -1))
     }
 
@@ -141,6 +153,9 @@ public final class SessionTask: Sendable, Hashable, CustomStringConvertible {
         let action: Action = storage.withLock { storage in
             guard storage.state == .suspended else { return .none }
             storage.state = .running
+            // Emitted under the lock (it only enqueues) so that racing resume, suspend and
+            // cancel calls reach monitors in the order they took effect.
+            monitor?.didResume(self)
             if storage.started { return .resume }
             storage.started = true
             return .start
@@ -161,6 +176,7 @@ public final class SessionTask: Sendable, Hashable, CustomStringConvertible {
         let transfer: Transfer?? = storage.withLock { storage in
             guard storage.state == .running else { return .none }
             storage.state = .suspended
+            monitor?.didSuspend(self)
             return .some(storage.transfer)
         }
         guard let transfer else { return }
@@ -176,14 +192,20 @@ public final class SessionTask: Sendable, Hashable, CustomStringConvertible {
     }
 
     func cancel(with reason: GannetError?) {
-        enum Action { case none, neverStarted, engine(Transfer?) }
+        enum Action { case none, neverStarted, engine(Transfer?), interlude(Task<Void, Never>?) }
         let action: Action = storage.withLock { storage in
             guard storage.state == .running || storage.state == .suspended else { return .none }
             storage.state = .canceling
             storage.cancelReason = reason
+            monitor?.didCancel(self)
             if !storage.started {
                 storage.started = true
                 return .neverStarted
+            }
+            // Between attempts no transfer can deliver the cancellation: the task ends here.
+            if let interlude = storage.interlude {
+                storage.interlude = nil
+                return .interlude(interlude.work)
             }
             return .engine(storage.transfer)
         }
@@ -197,6 +219,9 @@ public final class SessionTask: Sendable, Hashable, CustomStringConvertible {
             complete(TransferOutcome(request: originalRequest, response: nil, data: nil, error: error, metrics: nil))
         case .engine(let transfer):
             if let transfer { manager.engine.submit(.cancel(transfer, reason)) }
+        case .interlude(let work):
+            work?.cancel()
+            complete(cancellationOutcome(reason: reason))
         }
     }
 
@@ -209,9 +234,14 @@ public final class SessionTask: Sendable, Hashable, CustomStringConvertible {
 
     /// Hands the task its transfer; returns what `cancel()` or `suspend()` asked for while
     /// `resume()` was still creating it, which found no transfer to send a command to.
+    ///
+    /// The transfer's `.start` is queued under the task's lock: a `cancel()` that finds the
+    /// transfer queues its `.cancel` after it, never before (the engine would ignore a cancel
+    /// for a transfer it does not know, and the transfer would then run to its end).
     func attach(_ transfer: Transfer) -> (state: State, cancelReason: GannetError?) {
         storage.withLock { storage in
             storage.transfer = transfer
+            manager.engine.submit(.start(transfer))
             return (storage.state, storage.cancelReason)
         }
     }
@@ -220,10 +250,18 @@ public final class SessionTask: Sendable, Hashable, CustomStringConvertible {
         storage.withLock { body(&$0) }
     }
 
-    /// Records the outcome and hands it on; called exactly once per task.
+    /// Hands the outcome of an attempt to the retrier when there is one to ask
+    /// (SessionTask+Interception.swift), else completes the task.
     func complete(_ outcome: TransferOutcome) {
+        if interceptor != nil, interceptIfRetryable(outcome) { return }
+        finalize(outcome)
+    }
+
+    /// Records the outcome and hands it on; only the first call for a task counts.
+    func finalize(_ outcome: TransferOutcome) {
         var outcome = outcome
-        storage.withLock { storage in
+        let first = storage.withLock { storage -> Bool in
+            guard storage.state != .completed else { return false }
             // A cancel that arrived before the completion was delivered wins, as in URLSession,
             // even when the last bytes were already in.
             if storage.state == .canceling, outcome.error == nil {
@@ -236,7 +274,9 @@ public final class SessionTask: Sendable, Hashable, CustomStringConvertible {
             if let response = outcome.response { storage.response = response }
             if let expected = outcome.head?.expectedContentLength { storage.countOfBytesExpectedToReceive = expected }
             if let request = outcome.request { storage.currentRequest = request }
+            return true
         }
+        guard first else { return }
         manager.taskDidFinishTransfer(self)
         onComplete(self, outcome)
     }

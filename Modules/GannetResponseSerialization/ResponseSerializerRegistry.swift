@@ -22,7 +22,17 @@
 /// media types it is registered for: the registry has already decided that the serializer
 /// handles them, so a `JSONResponseSerializer` registered for `application/vnd.acme` accepts
 /// that type.
-public struct ResponseSerializerRegistry: ResponseSerializing {
+///
+/// The registry is itself ``ResponseValidating``, so a manager's settings reach it whatever it
+/// holds: ``acceptableStatusCodes`` are accepted by every validating entry and the fallback on
+/// top of their own, and ``acceptableContentTypes`` names media types accepted, on top of the
+/// entries', for responses no entry handles:
+///
+/// ```swift
+/// manager.responseSerializer = ResponseSerializerRegistry.standard
+/// manager.responseSerializer.acceptableStatusCodes.insert(404)   // every entry reads a 404 body
+/// ```
+public struct ResponseSerializerRegistry: ResponseValidating {
     /// The value of whichever serializer handled the response.
     public typealias Output = (any Sendable)?
 
@@ -72,16 +82,25 @@ public struct ResponseSerializerRegistry: ResponseSerializing {
     public var entries: [Entry]
     /// Serializes responses that no entry handles; `nil` for none.
     public var fallback: AnyResponseSerializer?
-    /// Status codes that count as success when no entry handles a response and there is no
-    /// fallback; 200–299 by default. Entries validate with their own serializers' codes.
+    /// Status codes that count as success: 200–299 by default. Every ``ResponseValidating``
+    /// entry and fallback accepts these on top of its own codes (so inserting `404` here lets
+    /// each of them read a 404's body); a response no entry handles without a fallback is
+    /// validated against exactly these.
     public var acceptableStatusCodes: IndexSet
+    /// Media types accepted, on top of the entries' own, for a response that no entry handles:
+    /// the fallback (when ``ResponseValidating``) accepts them too, and without a fallback such
+    /// a response passes validation and its body is returned as `Data`. Empty by default;
+    /// `nil` accepts any media type. A response an entry handles is always of an accepted type.
+    public var acceptableContentTypes: Set<MediaType>?
 
     /// Creates a registry.
     public init(entries: [Entry] = [], fallback: AnyResponseSerializer? = nil,
-                acceptableStatusCodes: IndexSet = HTTPResponseSerializer.defaultAcceptableStatusCodes) {
+                acceptableStatusCodes: IndexSet = HTTPResponseSerializer.defaultAcceptableStatusCodes,
+                acceptableContentTypes: Set<MediaType>? = []) {
         self.entries = entries
         self.fallback = fallback
         self.acceptableStatusCodes = acceptableStatusCodes
+        self.acceptableContentTypes = acceptableContentTypes
     }
 
     /// JSON for `application/json`, `text/json`, `text/javascript` and `application/*+json`;
@@ -125,15 +144,19 @@ public struct ResponseSerializerRegistry: ResponseSerializing {
     public func serialize(request: URLRequest?, response: HTTPURLResponse?, data: Data?, error: (any Error)?) throws -> (any Sendable)? {
         if let error { throw error }
         if let entry = entry(for: response) {
-            return try entry.serializer.serialize(request: request, response: response, data: data, error: nil)
+            let serializer = entry.serializer.accepting(ResponseAcceptance(statusCodes: acceptableStatusCodes, contentTypes: []))
+            return try serializer.serialize(request: request, response: response, data: data, error: nil)
         }
         if let fallback {
-            return try fallback.serialize(request: request, response: response, data: data, error: nil)
+            let serializer = fallback.accepting(ResponseAcceptance(statusCodes: acceptableStatusCodes, contentTypes: acceptableContentTypes))
+            return try serializer.serialize(request: request, response: response, data: data, error: nil)
         }
-        let validation = HTTPResponseSerializer(
-            acceptableStatusCodes: acceptableStatusCodes,
-            acceptableContentTypes: Set(entries.flatMap(\.mediaTypes)))
+        var acceptable = acceptableContentTypes
+        acceptable.formUnion(entries.flatMap(\.mediaTypes))
+        let validation = HTTPResponseSerializer(acceptableStatusCodes: acceptableStatusCodes, acceptableContentTypes: acceptable)
         try validation.validate(response: response, data: data)
-        return nil
+        // Only a type the registry was told to accept gets this far with a body.
+        guard let data, !data.isEmpty else { return nil }
+        return data
     }
 }

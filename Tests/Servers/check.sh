@@ -63,6 +63,13 @@ check "/redirect file" "307 file:///etc/passwd" "$(curl -s -o /dev/null -w '%{ht
 check "/redirect ftp 301" "301 ftp://127.0.0.1/x" "$(curl -s -o /dev/null -w '%{http_code} %{redirect_url}' "${F}redirect?to=ftp%3A%2F%2F127.0.0.1%2Fx&status=301")"
 check "/loop-a" "*(47)*" "$(cf -L --max-redirs 20 ${F}loop-a)"
 check "/chain/300" "done 200 300 1" "$(curl -s -L --max-redirs 400 -w ' %{http_code} %{num_redirects} %{num_connects}' ${F}chain/300)"
+check "/flaky fails then succeeds" "503 503 200" "$(for i in 1 2 3; do curl -s -o /dev/null -w '%{http_code} ' "${F}flaky/check?fail=2"; done | sed 's/ $//')"
+check "/flaky Retry-After seconds" "*Retry-After: 7*" "$(curl -s -D - -o /dev/null "${F}flaky/check-s?retry_after=7" | tr -d '\r')"
+check "/flaky Retry-After date" "*Retry-After: ???, ?? ??? ???? ??:??:?? GMT*" "$(curl -s -D - -o /dev/null "${F}flaky/check-d?retry_after_date=2" | tr -d '\r')"
+check "/flaky reset" "*(56)*" "$(cf "${F}flaky/check-r?mode=reset")"
+check "/bearer refuses a stale token" "401" "$(curl -s -o /dev/null -w '%{http_code}' -H 'Authorization: Bearer stale' ${F}bearer/check)"
+check "/bearer accepts a fresh token" "200" "$(curl -s -o /dev/null -w '%{http_code}' -H 'Authorization: Bearer fresh-1' ${F}bearer/check)"
+check "/bearer-counts" '{"accepted": 1, "refused": 1}' "$(curl -s ${F}bearer-counts/check)"
 check "canary before" "0" "$(curl -s ${F}canary/count)"
 check "canary hit" "canary" "$(curl -s ${C}evil.dtd)"
 check "canary after" "1" "$(curl -s ${F}canary/count)"
@@ -86,6 +93,11 @@ check "fault /upload-digest chunked" "30000000 $(sha256sum "$work/up.bin" | cut 
 check "fault Expect: 100-continue answered at once" "0.[0-4]*" "$(curl -s -o /dev/null -w '%{time_total}' -H 'Expect: 100-continue' --data-binary @"$work/up.bin" ${F}upload-digest)"
 check "fault /status/204" "204 0" "$(curl -s -w '%{http_code} %{size_download}' ${F}status/204)"
 check "fault /delay-ms/300" "ok 0.3*" "$(curl -s -w ' %{time_total}' ${F}delay-ms/300)"
+curl -s "${F}concurrency/hold?key=check&ms=500" > /dev/null & curl -s "${F}concurrency/hold?key=check&ms=500" > /dev/null; wait $!
+check "fault /concurrency/max after two parallel holds" '{"max": 2, "in_flight": 0, "started": 2, "finished": 2, "aborted": 0}' "$(curl -s "${F}concurrency/max?key=check")"
+curl -s -m 0.3 "${F}concurrency/hold?key=gone&ms=5000" > /dev/null
+for _ in $(seq 1 100); do curl -s "${F}concurrency/max?key=gone" | grep -q '"aborted": 1' && break; sleep 0.1; done
+check "fault /concurrency/hold counts a client that left" '*"aborted": 1}' "$(curl -s "${F}concurrency/max?key=gone")"
 check "fault /empty-reply" "*(52)*" "$(cf ${F}empty-reply)"
 check "fault /reset-immediately" "*(56)*reset*" "$(cf ${F}reset-immediately)"
 check "fault /stall-body" "*(28)*10 out of 1000*" "$(cf -m 2 ${F}stall-body)"

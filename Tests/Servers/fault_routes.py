@@ -7,11 +7,16 @@ connection may carry another request. README.md lists every route with what curl
 from __future__ import annotations
 
 import asyncio
+import email.utils
+import json
+import math
 import socket
 import struct
+import time
 from dataclasses import dataclass
 
 from bombs import Bombs
+from concurrency_routes import ConcurrencyRoutes
 
 
 @dataclass
@@ -50,7 +55,64 @@ def _int(request: Request, name: str, default: int) -> int:
     return int(request.query.get(name, default))
 
 
-class Routes:
+class _InterceptorRoutes:
+    """Routes for retry and authentication tests (docs/interceptors.md), with state per key so
+    that concurrent tests never share a counter. Mixed into Routes."""
+
+    def _init_interceptor_routes(self) -> None:
+        self._attempts: dict[str, list[float]] = {}
+        self._retry_after_dates: dict[str, list[float]] = {}
+        self._bearer: dict[str, dict[str, int]] = {}
+        self.prefixed.update({"/flaky/": self.flaky, "/bearer/": self.bearer, "/bearer-counts/": self.bearer_counts})
+
+    async def flaky(self, request, reader, writer) -> bool:
+        """`/flaky/KEY?fail=N`: the first N requests for KEY fail, later ones answer 200 with JSON
+        `{"attempts", "times", "retry_after_dates"}` (arrival times in Unix seconds). A failure is
+        `status` (default 503), or a TCP reset with `mode=reset`; `retry_after=S` adds
+        `Retry-After: S`, `retry_after_date=S` adds `Retry-After` as the HTTP-date S seconds after
+        the next whole second."""
+        key = request.path.removeprefix("/flaky/")
+        times = self._attempts.setdefault(key, [])
+        times.append(time.time())
+        if len(times) > _int(request, "fail", 1):
+            body = json.dumps({"attempts": len(times), "times": times,
+                               "retry_after_dates": self._retry_after_dates.get(key, [])}).encode()
+            return await _finish(writer, simple("200 OK", body, [("Content-Type", "application/json")]))
+        if request.query.get("mode") == "reset":
+            _abort_with_reset(writer)
+            return False
+        extra = []
+        if "retry_after" in request.query:
+            extra.append(("Retry-After", request.query["retry_after"]))
+        if "retry_after_date" in request.query:
+            target = math.ceil(time.time()) + _int(request, "retry_after_date", 1)
+            self._retry_after_dates.setdefault(key, []).append(float(target))
+            extra.append(("Retry-After", email.utils.formatdate(target, usegmt=True)))
+        status = _int(request, "status", 503)
+        return await _finish(writer, simple(f"{status} Flaky", f"failure {len(times)}\n".encode(), extra))
+
+    async def bearer(self, request, reader, writer) -> bool:
+        """`/bearer/KEY`: 200 for `Authorization: Bearer fresh-…`, else 401; counted per KEY."""
+        key = request.path.removeprefix("/bearer/")
+        counts = self._bearer.setdefault(key, {"accepted": 0, "refused": 0})
+        authorization = ""
+        for line in request.head.decode("latin-1").split("\r\n")[1:]:
+            name, _, value = line.partition(":")
+            if name.strip().lower() == "authorization":
+                authorization = value.strip()
+        if authorization.startswith("Bearer fresh-"):
+            counts["accepted"] += 1
+            return await _finish(writer, simple("200 OK", authorization.encode()))
+        counts["refused"] += 1
+        return await _finish(writer, simple("401 Unauthorized", b"refused\n", [("WWW-Authenticate", "Bearer")]))
+
+    async def bearer_counts(self, request, reader, writer) -> bool:
+        """`/bearer-counts/KEY`: JSON `{"accepted", "refused"}` for `/bearer/KEY`."""
+        counts = self._bearer.get(request.path.removeprefix("/bearer-counts/"), {"accepted": 0, "refused": 0})
+        return await _finish(writer, simple("200 OK", json.dumps(counts).encode(), [("Content-Type", "application/json")]))
+
+
+class Routes(_InterceptorRoutes):
     """Route table of one fault server; `canary_count` is read from the server that owns it."""
 
     def __init__(self, canary_count) -> None:
@@ -89,6 +151,8 @@ class Routes:
             "/raw-head": self.raw_head,
         }
         self.prefixed = {"/chain/": self.chain, "/delay-ms/": self.delay, "/status/": self.status}
+        self.prefixed["/concurrency/"] = ConcurrencyRoutes().handle
+        self._init_interceptor_routes()
 
     def start_building_bombs(self) -> None:
         self._bombs = asyncio.get_running_loop().run_in_executor(None, Bombs)

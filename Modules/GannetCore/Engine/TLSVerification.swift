@@ -80,6 +80,7 @@ enum TLSVerification {
         let port = url.port ?? (url.scheme?.lowercased() == "http" ? 80 : 443)
         let bareHost = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
         let trust = ServerTrust(host: bareHost, port: port, certificateChain: chain, stapledOCSPResponse: stapledOCSPResponse)
+        transfer.task.monitor?.didReceiveChallenge(transfer.task, trust)
         do {
             guard !chain.isEmpty else {
                 throw GannetError(.serverTrustRejected, "The server presented no certificate")

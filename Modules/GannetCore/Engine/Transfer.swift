@@ -50,11 +50,13 @@ final class Transfer: @unchecked Sendable {
     /// Idle timeout in nanoseconds: the request's `timeoutInterval`, else the configuration's.
     let idleTimeout: UInt64
 
-    init(task: SessionTask, engine: CurlEngine, hooks: SessionHooks) {
+    /// `request` is the adapted request of this attempt (docs/interceptors.md); `nil` sends the
+    /// task's original request.
+    init(task: SessionTask, engine: CurlEngine, hooks: SessionHooks, request: URLRequest? = nil) {
         self.task = task
         self.engine = engine
         self.hooks = hooks
-        let request = task.originalRequest ?? URLRequest(url: URL(string: "about:blank")!)
+        let request = request ?? task.originalRequest ?? URLRequest(url: URL(string: "about:blank")!)
         self.request = request
         bodySource = task.body
         parser = ResponseHeadParser(limits: engine.configuration.limits)
@@ -347,6 +349,7 @@ final class Transfer: @unchecked Sendable {
                         return 0
                     }
                     redirectTarget = next
+                    task.monitor?.willRedirect(task, response.map(LazyResponse.init(prebuilt:)) ?? LazyResponse(head: head, url: url), to: next)
                     return lineLength
                 }
             }
@@ -360,6 +363,7 @@ final class Transfer: @unchecked Sendable {
             $0.countOfBytesExpectedToReceive = expected
         }
         task.existingProgress(upload: false)?.totalUnitCount = expected
+        task.monitor?.didReceiveResponse(task, response.map(LazyResponse.init(prebuilt:)) ?? LazyResponse(head: head, url: url))
         switch task.sink {
         case .memory:
             if expected > 0 { body.reserveCapacity(Int(min(expected, configuration.limits.maximumBodyBytes, 64 << 20))) }
@@ -437,6 +441,8 @@ final class Transfer: @unchecked Sendable {
         if let hook = hooks.dataTaskDidReceiveData {
             hook(task.manager, task, Data(bytes))
         }
+        // Optional chaining skips the argument too: the bytes are copied only for monitors.
+        task.monitor?.didReceiveData(task, Data(bytes))
         reportProgress(final: false)
         return bytes.count
     }
@@ -450,6 +456,7 @@ final class Transfer: @unchecked Sendable {
             if count > 0, let hook = hooks.taskDidSendBodyData {
                 hook(task.manager, task, Int64(count), sentBytes, expectedToSend)
             }
+            if count > 0 { task.monitor?.didSendBodyData(task, Int64(count), total: sentBytes, expected: expectedToSend) }
             reportProgress(final: false)
             return count
         } catch {
