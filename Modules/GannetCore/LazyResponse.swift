@@ -21,9 +21,13 @@ final class LazyResponse: Sendable {
         rawHead = head
     }
 
-    /// Wraps a response that was already built (a hook needed it during the transfer), with
-    /// the parsed head it was built from, if known.
-    init(prebuilt response: HTTPURLResponse, head parsed: ResponseHead? = nil) {
+    /// Wraps a response that was already built (a hook needed it during the transfer).
+    convenience init(prebuilt response: HTTPURLResponse) {
+        self.init(prebuilt: response, head: nil)
+    }
+
+    /// Wraps a response that was already built, with the parsed head it was built from.
+    init(prebuilt response: HTTPURLResponse, head parsed: ResponseHead?) {
         rawHead = parsed
         head = ResponseHead(statusCode: response.statusCode, httpVersion: "", fields: [])
         url = response.url ?? URL(fileURLWithPath: "/")
