@@ -18,6 +18,11 @@ public struct DataResponse<Output: Sendable>: Sendable {
         return lazyResponse?.headerValue(name)
     }
 
+    /// The final response's head exactly as received: the server's reason phrase and every
+    /// header field in wire order, duplicates kept. `nil` when no response arrived, or for a
+    /// `DataResponse` made with the public initializer.
+    public var responseHead: ResponseHead? { lazyResponse?.rawHead }
+
     /// The body as received, if any.
     public let data: Data?
     /// Timings and counters of the transfer.

@@ -7,6 +7,8 @@ final class LazyResponse: Sendable {
     private let head: ResponseHead
     private let url: URL
     private let isPrebuilt: Bool
+    /// The head as parsed, when there was one (a prebuilt response may come without).
+    let rawHead: ResponseHead?
     private let cache = Mutex<CachedResponse?>(nil)
 
     // @unchecked: HTTPURLResponse is immutable once built.
@@ -16,10 +18,17 @@ final class LazyResponse: Sendable {
         self.head = head
         self.url = url
         isPrebuilt = false
+        rawHead = head
     }
 
     /// Wraps a response that was already built (a hook needed it during the transfer).
-    init(prebuilt response: HTTPURLResponse) {
+    convenience init(prebuilt response: HTTPURLResponse) {
+        self.init(prebuilt: response, head: nil)
+    }
+
+    /// Wraps a response that was already built, with the parsed head it was built from.
+    init(prebuilt response: HTTPURLResponse, head parsed: ResponseHead?) {
+        rawHead = parsed
         head = ResponseHead(statusCode: response.statusCode, httpVersion: "", fields: [])
         url = response.url ?? URL(fileURLWithPath: "/")
         isPrebuilt = true

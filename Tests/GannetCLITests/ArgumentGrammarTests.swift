@@ -41,7 +41,7 @@ struct ArgumentGrammarTests {
         #expect(try RequestItem.parse(testCase.text) == testCase.item)
     }
 
-    @Test(arguments: ["plainword", "=value", "==x", ":=1", "@file", "X;notempty"])
+    @Test(arguments: ["plainword", "=value", "==x", ":=1", "@", "X;notempty"])
     func invalidItems(_ text: String) {
         #expect(throws: CLIError.self) { try RequestItem.parse(text) }
     }

@@ -123,7 +123,7 @@ struct CLITLSTests {
                                                "--check-status", url(.mutualTLS, "small")])
         #expect(with.status == 0, "\(with.err)")
         let pkcs12 = try await GannetBinary.run(["--cacert", ca, "--cert", certificates.clientPKCS12, "--check-status", url(.mutualTLS, "small")])
-        #expect(pkcs12.status != 0, "a password-protected PKCS#12 needs its password, which gannet does not take")
+        #expect(pkcs12.status != 0, "a password-protected PKCS#12 needs its password (--cert-key-pass, CLINetworkOptionTests)")
         let without = try await GannetBinary.run(["--cacert", ca, "--check-status", url(.mutualTLS, "small")])
         #expect(without.status == 4, "nginx answers 400 without a client certificate")
     }

@@ -70,17 +70,17 @@ enum GannetBinary {
                       environment: environment, interruptWhen: ready)
     }
 
-    /// Runs `gannet` inside a pseudo-terminal (`script`), so its stdout and stderr are a tty.
+    /// Runs `gannet` inside a pseudo-terminal (`script`), so its stdout and stderr are a tty,
+    /// without the test runner's `NO_COLOR` (see ``runOnTerminal(_:environment:)``).
     static func runOnTerminal(_ arguments: [String]) async throws -> Result {
-        let command = ([try location().path] + arguments).map(shellQuoted).joined(separator: " ")
-        return try await run(executable: URL(fileURLWithPath: "/usr/bin/script"), arguments: ["-qfec", command, "/dev/null"], in: nil, timeout: .seconds(60))
+        try await runOnTerminal(arguments, environment: [:])
     }
 
     static func shellQuoted(_ text: String) -> String {
         "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 
-    private static func run(executable: URL, arguments: [String], in directory: URL?, timeout: Duration,
+    static func run(executable: URL, arguments: [String], in directory: URL?, timeout: Duration,
                             environment: [String: String]? = nil,
                             interruptWhen ready: (@Sendable (Data) -> Bool)? = nil) async throws -> Result {
         let process = Process()

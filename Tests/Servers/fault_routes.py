@@ -151,6 +151,7 @@ class Routes(_InterceptorRoutes):
             "/brotli-bomb": self.bomb,
             "/stacked-encoding": self.bomb,
             "/gzip-compressible": self.gzip_compressible,
+            "/raw-head": self.raw_head,
         }
         self.prefixed = {"/chain/": self.chain, "/delay-ms/": self.delay, "/status/": self.status}
         self.prefixed["/concurrency/"] = ConcurrencyRoutes().handle
@@ -306,6 +307,25 @@ class Routes(_InterceptorRoutes):
     async def informational_flood(self, request, reader, writer) -> bool:
         data = b"HTTP/1.1 100 Continue\r\n\r\n" * _int(request, "count", 1000)
         return await _finish(writer, data + simple("200 OK", b"ok", close=True), keep_alive=False)
+
+    # MARK: a head to print as sent (gannet CLI)
+
+    async def raw_head(self, request, reader, writer) -> bool:
+        """An own reason phrase, fields out of alphabetical order with a repeated name, and
+        terminal escape sequences in a value and in a Content-Disposition file name: raw UTF-8
+        bytes, so a C1 control (U+009B) and a bidi override (U+202E) arrive as characters."""
+        lines = [
+            b"HTTP/1.1 200 Fine By Me",
+            b"Zeta: first",
+            b"X-Dup: one",
+            b"Alpha: second",
+            b"X-Dup: two",
+            b"X-Escape: \x1b[31mred\x1b[0m\x07bell\x7fdel \xc2\x9bc1 \xe2\x80\xaertl",
+            b'Content-Disposition: attachment; filename="evil\x1b]0;pwned\x07.txt"',
+            b"Content-Type: text/plain",
+            b"Content-Length: 2",
+        ]
+        return await _finish(writer, b"\r\n".join(lines) + b"\r\n\r\nok")
 
     # MARK: compression bombs
 

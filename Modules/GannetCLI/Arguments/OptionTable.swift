@@ -37,13 +37,19 @@ enum OptionTable {
             OptionDefinition("multipart", nil, "Data items as multipart/form-data, even without files") { options, _ in
                 options.bodyMode = .multipart
             },
+            OptionDefinition("raw", nil, value: "TEXT", "TEXT is the whole request body, as piped stdin would be") { options, value in
+                options.raw = value
+            },
+            OptionDefinition("ignore-stdin", "I", "Never read stdin, even when it is a pipe or a file") { options, _ in
+                options.ignoreStdin = true
+            },
         ]),
         ("Output", [
-            OptionDefinition("print", "p", value: "WHAT", "What to print: H request headers, B request body, h response headers, b response body") { options, value in
+            OptionDefinition("print", "p", value: "WHAT", "What to print: H request headers, B request body, h response headers, b response body, m metrics") { options, value in
                 options.print = try Options.PrintSelection(letters: value)
             },
-            OptionDefinition("verbose", "v", "Print the request as well as the response") { options, _ in
-                options.verbose = true
+            OptionDefinition("verbose", "v", "Print the request as well as the response; twice (-vv), the metrics too") { options, _ in
+                options.verbosity += 1
             },
             OptionDefinition("headers", "h", "Print only the response headers") { options, _ in
                 options.headersOnly = true
@@ -56,6 +62,12 @@ enum OptionTable {
                     throw CLIError.usage("--pretty takes all, colors, format or none, not \(value.debugDescription)")
                 }
                 options.pretty = pretty
+            },
+            OptionDefinition("style", "s", value: "STYLE", "auto, or none for no colours anywhere (NO_COLOR=1 does so unless --pretty asks)") { options, value in
+                guard let style = Options.Style(rawValue: value) else {
+                    throw CLIError.usage("--style takes auto or none, not \(value.debugDescription) (gannet has one colour scheme)")
+                }
+                options.style = style
             },
             OptionDefinition("as", nil, value: "TYPE", "Read the body with a response serializer: json, xml, string or data") { options, value in
                 guard let interpretation = Options.Interpretation(rawValue: value) else {
@@ -89,16 +101,32 @@ enum OptionTable {
                 }
                 options.maxRedirects = count
             },
-            OptionDefinition("timeout", nil, value: "SECONDS", "Fail when no byte moves for this long") { options, value in
-                guard let seconds = Double(value), seconds > 0, seconds.isFinite else {
-                    throw CLIError.usage("--timeout takes a positive number of seconds, not \(value.debugDescription)")
+            OptionDefinition("timeout", nil, value: "SECONDS", "Fail when no byte moves for this long (connecting included)") { options, value in
+                options.timeout = try OptionTable.seconds(value, for: "--timeout")
+            },
+            OptionDefinition("max-time", nil, value: "SECONDS", "Fail when the whole exchange takes longer, redirects included") { options, value in
+                options.maxTime = try OptionTable.seconds(value, for: "--max-time")
+            },
+            OptionDefinition("proxy", nil, value: "[SCHEME:]URL", "Go through this proxy: for every URL, or as httpie's http:URL / https:URL for one scheme (repeatable)") { options, value in
+                let proxy = try Options.Proxy(parsing: value)
+                if options.proxies.contains(where: { $0.scheme == proxy.scheme }) {
+                    throw CLIError.usage("--proxy is given twice for \(proxy.scheme.map { $0 + " URLs" } ?? "every URL")")
                 }
-                options.timeout = seconds
+                options.proxies.append(proxy)
             },
         ]),
         ("TLS", [
             OptionDefinition("cacert", nil, value: "FILE", "Trust the CA certificates in FILE (PEM) instead of the system store") { options, value in
-                options.tls.caFile = value
+                try options.tls.setCAFile(value)
+            },
+            OptionDefinition("verify", nil, value: "yes|no|FILE", "httpie's spelling: no = --allow-invalid-certificates --no-validate-domain; FILE = --cacert FILE") { options, value in
+                switch value.lowercased() {
+                case "yes", "true": break
+                case "no", "false":
+                    options.tls.allowInvalidCertificates = true
+                    options.tls.validatesDomainName = false
+                default: try options.tls.setCAFile(value)
+                }
             },
             OptionDefinition("pin", nil, value: "sha256/BASE64", "Require this SPKI pin in the verified chain (repeatable; see `gannet pins`)") { options, value in
                 options.tls.pins.append(value)
@@ -124,6 +152,9 @@ enum OptionTable {
             OptionDefinition("key", nil, value: "FILE", "The client certificate's private key (PEM)") { options, value in
                 options.tls.key = value
             },
+            OptionDefinition("cert-key-pass", nil, value: "PASS", "The password of an encrypted --key, or of a PKCS#12 --cert") { options, value in
+                options.tls.keyPassword = value
+            },
         ]),
         ("Other", [
             OptionDefinition("help", nil, "Show this help") { options, _ in
@@ -136,6 +167,14 @@ enum OptionTable {
     ]
 
     static let all: [OptionDefinition] = groups.flatMap(\.options)
+
+    /// A positive, finite number of seconds.
+    static func seconds(_ value: String, for name: String) throws -> Double {
+        guard let seconds = Double(value), seconds > 0, seconds.isFinite else {
+            throw CLIError.usage("\(name) takes a positive number of seconds, not \(value.debugDescription)")
+        }
+        return seconds
+    }
 
     static func named(long: String) -> OptionDefinition? {
         all.first { $0.long == long }

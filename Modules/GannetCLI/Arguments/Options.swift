@@ -19,6 +19,43 @@ struct Options: Equatable, Sendable {
 
         var colors: Bool { self == .all || self == .colors }
         var format: Bool { self == .all || self == .format }
+
+        /// The same, with colours taken away.
+        var withoutColors: Pretty { self == .all ? .format : self == .colors ? .none : self }
+    }
+
+    /// `--style`: the colour scheme. gannet has one; `none` turns colours off everywhere.
+    enum Style: String, Equatable, Sendable, CaseIterable {
+        case auto, none
+    }
+
+    /// `--proxy`: a proxy for one scheme (httpie's `http:URL`), or for every scheme (`URL`).
+    struct Proxy: Equatable, Sendable {
+        var scheme: String?
+        var url: URL
+
+        /// The proxy schemes libcurl speaks.
+        static let proxySchemes: Set<String> = ["http", "https", "socks4", "socks4a", "socks5", "socks5h"]
+
+        /// `http://host:port` (every scheme) or httpie's `http:http://host:port` (one scheme).
+        init(parsing text: String) throws {
+            var rest = Substring(text)
+            for scheme in ["http", "https"] where text.lowercased().hasPrefix(scheme + ":") && !text.dropFirst(scheme.count + 1).hasPrefix("//") {
+                self.scheme = scheme
+                rest = text.dropFirst(scheme.count + 1)
+            }
+            guard let url = URL(string: String(rest)), let proxyScheme = url.scheme?.lowercased(),
+                  Self.proxySchemes.contains(proxyScheme), let host = url.host, !host.isEmpty else {
+                throw CLIError.usage("--proxy takes a proxy URL (http://host:port, socks5://host:port), or httpie's http:URL / https:URL, not \(text.debugDescription)")
+            }
+            self.url = url
+        }
+
+        /// The proxy for `url` among `proxies`: the one for its scheme, else the one for every scheme.
+        static func choose(_ proxies: [Proxy], for url: URL) -> Proxy? {
+            let scheme = url.scheme?.lowercased()
+            return proxies.first { $0.scheme == scheme } ?? proxies.first { $0.scheme == nil }
+        }
     }
 
     /// The response serializer `--as` chooses.
@@ -32,9 +69,11 @@ struct Options: Equatable, Sendable {
         var requestBody = false
         var responseHeaders = false
         var responseBody = false
+        /// The transfer's metrics (timings, reuse, protocol), after the response.
+        var metrics = false
 
         /// Parses httpie's letters: `H` request headers, `B` request body, `h` response
-        /// headers, `b` response body.
+        /// headers, `b` response body, and `m` the metrics.
         init(letters: String) throws {
             for letter in letters {
                 switch letter {
@@ -42,7 +81,8 @@ struct Options: Equatable, Sendable {
                 case "B": requestBody = true
                 case "h": responseHeaders = true
                 case "b": responseBody = true
-                default: throw CLIError.usage("--print takes the letters H, B, h and b, not \(String(letter).debugDescription)")
+                case "m": metrics = true
+                default: throw CLIError.usage("--print takes the letters H, B, h, b and m, not \(String(letter).debugDescription)")
                 }
             }
         }
@@ -60,6 +100,17 @@ struct Options: Equatable, Sendable {
         var validatesDomainName = true
         var certificate: String?
         var key: String?
+        /// `--cert-key-pass`: decrypts the key, or the PKCS#12 bundle.
+        var keyPassword: String?
+
+        /// `--cacert FILE` or `--verify FILE`: one CA file, so two different ones are an error
+        /// rather than one silently winning.
+        mutating func setCAFile(_ path: String) throws {
+            if let caFile, caFile != path {
+                throw CLIError.usage("two CA files, \(caFile) and \(path): give one with --cacert or --verify")
+            }
+            caFile = path
+        }
 
         /// Whether any option needs a security policy (GannetSecurity) rather than libcurl's own
         /// verification.
@@ -70,22 +121,37 @@ struct Options: Equatable, Sendable {
 
     var bodyMode: BodyMode = .json
     var explicitJSON = false
+    /// `--raw TEXT`: the whole request body.
+    var raw: String?
+    /// `--ignore-stdin`: stdin is never read, whatever it is.
+    var ignoreStdin = false
     var output: String?
     var download = false
     var auth: String?
     var follow = false
     var maxRedirects: Int?
     var timeout: Double?
-    var verbose = false
+    /// `--max-time`: the longest the whole exchange may take.
+    var maxTime: Double?
+    var proxies: [Proxy] = []
+    /// How many times `-v` was given: once prints the request, twice the metrics too.
+    var verbosity = 0
     var print: PrintSelection?
     var headersOnly = false
     var bodyOnly = false
     var pretty: Pretty?
+    var style: Style?
     var interpretation: Interpretation?
     var checkStatus = false
     var tls = TLS()
     var help = false
     var version = false
+
+    /// `--verbose` given at least once.
+    var verbose: Bool {
+        get { verbosity > 0 }
+        set { verbosity = newValue ? max(verbosity, 1) : 0 }
+    }
 
     /// What to print, from `--print`, `--verbose`, `--headers`, `--body` and where stdout goes:
     /// httpie prints response headers and body on a terminal, only the body when piped.
@@ -95,6 +161,7 @@ struct Options: Equatable, Sendable {
         if verbose {
             selection.requestHeaders = true
             selection.requestBody = true
+            selection.metrics = verbosity > 1
         }
         if headersOnly || bodyOnly {
             selection.responseHeaders = headersOnly
@@ -106,8 +173,16 @@ struct Options: Equatable, Sendable {
         return selection
     }
 
-    /// `--pretty`, or `all` on a terminal and `none` when piped.
-    func prettiness(stdoutIsTerminal: Bool) -> Pretty {
-        pretty ?? (stdoutIsTerminal ? .all : .none)
+    /// `--pretty`, or `all` on a terminal and `none` when piped. `NO_COLOR` (`noColor`) takes
+    /// the colours away from the default, as no-color.org asks, but not from an explicit
+    /// `--pretty`; `--style=none` takes them away from everything.
+    func prettiness(stdoutIsTerminal: Bool, noColor: Bool = false) -> Pretty {
+        let chosen = pretty ?? (stdoutIsTerminal ? (noColor ? .format : .all) : .none)
+        return style == Style.none ? chosen.withoutColors : chosen
+    }
+
+    /// Whether diagnostics (errors, warnings) on a terminal's stderr may be coloured.
+    func colorsDiagnostics(on terminal: Terminal) -> Bool {
+        terminal.stderrIsTerminal && !terminal.noColor && style != Style.none
     }
 }

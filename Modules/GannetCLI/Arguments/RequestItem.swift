@@ -11,6 +11,7 @@ import Foundation
 /// | `name:=json` | a raw JSON field (`n:=3`, `tags:='["a"]'`) |
 /// | `name=@file` / `name:=@file` | a string / raw JSON field read from a file |
 /// | `name@file` | a file part (`--form`/`--multipart`); `name@file;type=text/csv` sets its type |
+/// | `@file` | the file is the whole body, streamed (httpie's "request data from a filename") |
 ///
 /// A backslash escapes a separator character: `a\:b:c` is the header `a:b` with value `c`.
 enum RequestItem: Equatable, Sendable {
@@ -22,11 +23,12 @@ enum RequestItem: Equatable, Sendable {
     case rawJSON(name: String, json: String)
     case rawJSONFromFile(name: String, path: String)
     case file(name: String, path: String, mimeType: String?)
+    case bodyFile(path: String)
 
-    /// Whether the item belongs in the body (and so makes the default method `POST`).
+    /// Whether the item is a field of the body (and so makes the default method `POST`).
     var isData: Bool {
         switch self {
-        case .header, .removeHeader, .query: return false
+        case .header, .removeHeader, .query, .bodyFile: return false
         default: return true
         }
     }
@@ -57,6 +59,10 @@ enum RequestItem: Equatable, Sendable {
     }
 
     private static func make(key: String, separator: String, value: String, original: String) throws -> RequestItem {
+        if key.isEmpty, separator == "@" {
+            guard !value.isEmpty else { throw CLIError.usage("\(original.debugDescription): @ needs a file name") }
+            return .bodyFile(path: value)
+        }
         if key.isEmpty, separator != ":" {
             throw CLIError.usage("\(original.debugDescription) has no name before \(separator)")
         }

@@ -38,9 +38,10 @@ enum ErrorReport {
     }
 
     /// Errors are printed on one line, at most 800 characters (a serializer's message may quote
-    /// up to 1 KB of the body).
+    /// up to 1 KB of the body), with any control character a server slipped into it escaped.
     static func oneLine(_ text: String) -> String {
-        let line = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
+        let joined = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
+        let line = ControlEscaping.escaped(joined)
         return line.count > 800 ? String(line.prefix(799)) + "…" : line
     }
 }

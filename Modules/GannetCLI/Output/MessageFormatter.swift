@@ -1,60 +1,58 @@
 import Gannet
 
 /// The head of a request or a response as httpie prints it: a start line, then
-/// `Name: value` lines.
+/// `Name: value` lines, values with their control characters escaped (``ControlEscaping``).
 enum MessageFormatter {
-    /// `GET /path?query HTTP/1.1`, `Host`, then the request's headers sorted by name.
-    static func requestHead(_ request: URLRequest, palette: Palette) -> String {
+    /// `GET /path?query HTTP/2`, `Host`, then the request's headers sorted by name.
+    /// `httpVersion` is the protocol the exchange used (from the task's metrics); HTTP/1.1 when
+    /// nothing was exchanged.
+    static func requestHead(_ request: URLRequest, httpVersion: String?, palette: Palette) -> String {
         let url = request.url
         let components = url.flatMap { URLComponents(url: $0, resolvingAgainstBaseURL: false) }
         var target = components?.percentEncodedPath.nonEmpty ?? "/"
         if let query = components?.percentEncodedQuery { target += "?" + query }
-        var lines = [palette.method(request.httpMethod ?? "GET") + " " + target + " HTTP/1.1"]
+        let version = httpVersion?.nonEmpty ?? "HTTP/1.1"
+        var lines = [palette.method(request.httpMethod ?? "GET") + " " + target + " " + version]
         var headers = request.allHTTPHeaderFields ?? [:]
         if let host = url?.host, !headers.keys.contains(where: { $0.lowercased() == "host" }) {
             headers["Host"] = url?.port.map { "\(host):\($0)" } ?? host
         }
         for (name, value) in headers.sorted(by: { $0.key.lowercased() < $1.key.lowercased() }) {
-            lines.append(palette.headerName(name) + ": " + value)
+            lines.append(palette.headerName(name) + ": " + ControlEscaping.escaped(value))
         }
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// `HTTP/1.1 200 OK` and the response's headers sorted by name.
-    static func responseHead(_ response: HTTPURLResponse, httpVersion: String?, palette: Palette) -> String {
-        let version = httpVersion ?? "HTTP/1.1"
-        let status = "\(response.statusCode) \(reasonPhrase(response.statusCode))"
+    /// The response's status line and headers as the server sent them: its own reason phrase
+    /// (none over HTTP/2) and every field in wire order, duplicates kept. Without a parsed
+    /// head (never the case for a response from the engine), `response`'s merged fields sorted
+    /// by name and no reason phrase: gannet never makes one up.
+    static func responseHead(_ response: HTTPURLResponse, head: ResponseHead?, httpVersion: String?, palette: Palette) -> String {
+        let version = head?.httpVersion.nonEmpty ?? httpVersion ?? "HTTP/1.1"
+        let reason = head.map { ControlEscaping.escaped($0.reasonPhrase) } ?? ""
+        let status = reason.isEmpty ? "\(response.statusCode)" : "\(response.statusCode) \(reason)"
         var lines = [version + " " + palette.status(status, code: response.statusCode)]
-        let headers = response.allHeaderFields.compactMap { key, value -> (String, String)? in
-            guard let name = key as? String else { return nil }
-            return (name, "\(value)")
+        let fields: [(name: String, value: String)]
+        if let head {
+            fields = head.fields
+        } else {
+            fields = response.allHeaderFields.compactMap { key, value -> (name: String, value: String)? in
+                guard let name = key as? String else { return nil }
+                return (name, "\(value)")
+            }.sorted { $0.name.lowercased() < $1.name.lowercased() }
         }
-        for (name, value) in headers.sorted(by: { $0.0.lowercased() < $1.0.lowercased() }) {
-            lines.append(palette.headerName(name) + ": " + value)
+        for (name, value) in fields {
+            lines.append(palette.headerName(ControlEscaping.escaped(name)) + ": " + ControlEscaping.escaped(value))
         }
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// The RFC 9110 reason phrase of `code` (servers' own phrases are not kept by the engine).
-    static func reasonPhrase(_ code: Int) -> String {
-        reasonPhrases[code] ?? ""
+    /// `418 I'm a teapot` for messages: the code and the server's reason phrase, escaped,
+    /// when it sent one and it is known.
+    static func statusText(_ code: Int, head: ResponseHead?) -> String {
+        let reason = head.map { ControlEscaping.escaped($0.reasonPhrase) } ?? ""
+        return reason.isEmpty ? "\(code)" : "\(code) \(reason)"
     }
-
-    private static let reasonPhrases: [Int: String] = [
-        100: "Continue", 101: "Switching Protocols", 200: "OK", 201: "Created", 202: "Accepted",
-        203: "Non-Authoritative Information", 204: "No Content", 205: "Reset Content", 206: "Partial Content",
-        300: "Multiple Choices", 301: "Moved Permanently", 302: "Found", 303: "See Other", 304: "Not Modified",
-        307: "Temporary Redirect", 308: "Permanent Redirect", 400: "Bad Request", 401: "Unauthorized",
-        402: "Payment Required", 403: "Forbidden", 404: "Not Found", 405: "Method Not Allowed",
-        406: "Not Acceptable", 407: "Proxy Authentication Required", 408: "Request Timeout", 409: "Conflict",
-        410: "Gone", 411: "Length Required", 412: "Precondition Failed", 413: "Content Too Large",
-        414: "URI Too Long", 415: "Unsupported Media Type", 416: "Range Not Satisfiable", 417: "Expectation Failed",
-        418: "I'm a Teapot", 421: "Misdirected Request", 422: "Unprocessable Content", 425: "Too Early",
-        426: "Upgrade Required", 428: "Precondition Required", 429: "Too Many Requests",
-        431: "Request Header Fields Too Large", 451: "Unavailable For Legal Reasons",
-        500: "Internal Server Error", 501: "Not Implemented", 502: "Bad Gateway", 503: "Service Unavailable",
-        504: "Gateway Timeout", 505: "HTTP Version Not Supported",
-    ]
 }
 
 extension String {

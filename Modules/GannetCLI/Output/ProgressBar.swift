@@ -3,7 +3,7 @@ internal import Synchronization
 
 /// A one-line progress bar on stderr for long transfers: shown only on a terminal, only once
 /// a transfer has run for `delay` seconds (downloads: at once), redrawn at most ten times a
-/// second, and erased when the transfer ends.
+/// second with a carriage return, and blanked with spaces when the transfer ends.
 final class ProgressBar: Sendable {
     private let terminal: Terminal
     private let label: String
@@ -13,7 +13,8 @@ final class ProgressBar: Sendable {
     private struct State {
         var started = Date()
         var lastDraw = Date.distantPast
-        var drawn = false
+        /// The width of the line on screen, blanked before a shorter one and at the end.
+        var drawnWidth = 0
         var finished = false
     }
 
@@ -34,19 +35,24 @@ final class ProgressBar: Sendable {
             guard !state.finished, now.timeIntervalSince(state.started) >= delay,
                   now.timeIntervalSince(state.lastDraw) >= 0.1 else { return nil }
             state.lastDraw = now
-            state.drawn = true
-            return Self.line(label: label, completed: completed, total: total, elapsed: now.timeIntervalSince(state.started))
+            var line = Self.line(label: label, completed: completed, total: total, elapsed: now.timeIntervalSince(state.started))
+            let width = line.count
+            // Spaces rather than an erase sequence: the bar writes no escape codes (NO_COLOR
+            // users, terminals that print them).
+            if width < state.drawnWidth { line += String(repeating: " ", count: state.drawnWidth - width) }
+            state.drawnWidth = max(width, state.drawnWidth)
+            return line
         }
-        if let line { terminal.err("\r\u{1B}[2K" + line) }
+        if let line { terminal.err("\r" + line) }
     }
 
     /// Erases the bar.
     func finish() {
-        let drawn = state.withLock { state -> Bool in
+        let width = state.withLock { state -> Int in
             state.finished = true
-            return state.drawn
+            return state.drawnWidth
         }
-        if drawn { terminal.err("\r\u{1B}[2K") }
+        if width > 0 { terminal.err("\r" + String(repeating: " ", count: width) + "\r") }
     }
 
     /// ` 45% [=========>           ] 1.2 MB / 2.6 MB  3.4 MB/s`

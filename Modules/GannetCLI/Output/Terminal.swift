@@ -8,9 +8,12 @@ import Glibc
 struct Terminal: Sendable {
     let stdoutIsTerminal: Bool
     let stderrIsTerminal: Bool
+    /// `NO_COLOR` is set to a non-empty value (no-color.org): no colours unless asked for.
+    var noColor = false
 
     static var current: Terminal {
-        Terminal(stdoutIsTerminal: isatty(STDOUT_FILENO) == 1, stderrIsTerminal: isatty(STDERR_FILENO) == 1)
+        let noColor = ProcessInfo.processInfo.environment["NO_COLOR"].map { !$0.isEmpty } ?? false
+        return Terminal(stdoutIsTerminal: isatty(STDOUT_FILENO) == 1, stderrIsTerminal: isatty(STDERR_FILENO) == 1, noColor: noColor)
     }
 
     func out(_ text: String) { Self.write(Data(text.utf8), to: STDOUT_FILENO) }

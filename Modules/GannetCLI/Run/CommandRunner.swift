@@ -21,14 +21,16 @@ struct CommandRunner {
             return status.code
         case .failure(let error):
             let (message, status) = ErrorReport.describe(error)
-            let palette = Palette(enabled: terminal.stderrIsTerminal)
+            // The options may not parse (that may be the error): then NO_COLOR alone decides.
+            let options = (try? ArgumentParser.parse(arguments))?.options ?? Options()
+            let palette = Palette(enabled: options.colorsDiagnostics(on: terminal))
             terminal.err(palette.error("gannet: error:") + " " + message + "\n")
             return status.code
         }
     }
 
     static func execute(_ arguments: [String], terminal: Terminal) async throws -> ExitStatus {
-        switch try Command.parse(arguments) {
+        switch try Command.parse(arguments, stdin: StandardInput.probe()) {
         case .help:
             terminal.out(HelpText.text)
             return .success

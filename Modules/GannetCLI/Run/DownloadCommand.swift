@@ -50,15 +50,19 @@ struct DownloadCommand {
             TaskRegistry.current.cancel()
         }
         bar.finish()
+        command.printRequest(request, httpVersion: response.metrics?.httpVersion)
         let file = try response.result.get()
         guard let httpResponse = response.response else { throw CLIError("the server sent no HTTP response") }
+        let palette = Palette(enabled: command.pretty.colors && terminal.stderrIsTerminal)
         if command.selection.responseHeaders || options.download {
-            let palette = Palette(enabled: command.pretty.colors && terminal.stderrIsTerminal)
-            terminal.err(MessageFormatter.responseHead(httpResponse, httpVersion: response.metrics?.httpVersion, palette: palette) + "\n")
+            terminal.err(MessageFormatter.responseHead(httpResponse, head: response.responseHead, httpVersion: response.metrics?.httpVersion, palette: palette) + "\n")
+        }
+        defer {
+            if command.selection.metrics { terminal.err(MetricsFormatter.text(response.metrics, palette: palette)) }
         }
         if requireSuccess, !(200..<300).contains(httpResponse.statusCode) {
             try? FileManager.default.removeItem(at: file)
-            terminal.err("gannet: error: HTTP \(httpResponse.statusCode) \(MessageFormatter.reasonPhrase(httpResponse.statusCode)); nothing was saved\n")
+            terminal.err("gannet: error: HTTP \(MessageFormatter.statusText(httpResponse.statusCode, head: response.responseHead)); nothing was saved\n")
             let status = ExitStatus.checking(statusCode: httpResponse.statusCode)
             return status == .success ? .error : status
         }
@@ -70,9 +74,10 @@ struct DownloadCommand {
         if options.download {
             let bytes = response.metrics?.countOfResponseBodyBytesReceived ?? 0
             let seconds = max(Date().timeIntervalSince(started), 0.001)
-            terminal.err("Saved \(ByteCount.text(bytes)) to \"\(file.path)\" in \(String(format: "%.2f", seconds)) s (\(ByteCount.text(Int64(Double(bytes) / seconds)))/s)\n")
+            // The name may come from the server (Content-Disposition): printed escaped.
+            terminal.err("Saved \(ByteCount.text(bytes)) to \"\(ControlEscaping.escaped(file.path))\" in \(String(format: "%.2f", seconds)) s (\(ByteCount.text(Int64(Double(bytes) / seconds)))/s)\n")
         }
-        return command.finalStatus(httpResponse)
+        return command.finalStatus(httpResponse, head: response.responseHead)
     }
 
     /// A file name in `directory` that does not exist yet, from the response's
@@ -80,8 +85,10 @@ struct DownloadCommand {
     static func availableName(for response: HTTPURLResponse, url: URL?, in directory: URL) -> URL {
         var name = dispositionFileName(response.value(forHTTPHeaderField: "Content-Disposition"))
             ?? url?.lastPathComponent ?? ""
-        // Never let a server choose a path: keep the last component, drop hidden-file dots.
+        // Never let a server choose a path: keep the last component, drop hidden-file dots,
+        // and no control characters in a name the user will type and list.
         name = String(name.split(separator: "/").last ?? "")
+        name = String(String.UnicodeScalarView(name.unicodeScalars.map { ControlEscaping.needsEscape($0) ? "_" : $0 }))
         while name.hasPrefix(".") { name.removeFirst() }
         if name.isEmpty || name == "/" { name = "index" }
         let base = (name as NSString).deletingPathExtension
@@ -95,14 +102,39 @@ struct DownloadCommand {
         return candidate
     }
 
-    /// `filename` from `attachment; filename="report.pdf"` (RFC 6266), quoted or not.
+    /// `filename` from `attachment; filename="report.pdf"` (RFC 6266), quoted or not. A quoted
+    /// value is read as a quoted-string (RFC 9110 §5.6.4): `;` inside it is part of the name,
+    /// and a backslash escapes the next character.
     static func dispositionFileName(_ header: String?) -> String? {
-        guard let header else { return nil }
-        for part in header.split(separator: ";") {
-            let pair = part.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
-            guard pair.count == 2, pair[0].lowercased() == "filename" else { continue }
-            let value = pair[1].trimmingCharacters(in: CharacterSet(charactersIn: "\""))
-            return value.isEmpty ? nil : value
+        guard let header, let typeEnd = header.firstIndex(of: ";") else { return nil }
+        var rest = header[header.index(after: typeEnd)...]
+        while !rest.isEmpty {
+            rest = rest.drop { $0 == " " || $0 == "\t" }
+            let name = rest.prefix { $0 != "=" && $0 != ";" }
+            rest = rest.dropFirst(name.count)
+            var value = ""
+            if rest.first == "=" {
+                rest = rest.dropFirst().drop { $0 == " " || $0 == "\t" }
+                if rest.first == "\"" {
+                    rest = rest.dropFirst()
+                    while let character = rest.popFirst(), character != "\"" {
+                        if character == "\\", let escaped = rest.popFirst() {
+                            value.append(escaped)
+                        } else {
+                            value.append(character)
+                        }
+                    }
+                    rest = rest.drop { $0 != ";" }
+                } else {
+                    let token = rest.prefix { $0 != ";" }
+                    value = token.trimmingCharacters(in: .whitespaces)
+                    rest = rest.dropFirst(token.count)
+                }
+            }
+            rest = rest.dropFirst()
+            if name.trimmingCharacters(in: .whitespaces).lowercased() == "filename" {
+                return value.isEmpty ? nil : value
+            }
         }
         return nil
     }

@@ -35,10 +35,7 @@ struct PinsCommand {
         var configuration = SessionConfiguration.default
         configuration.tls.serverTrustEvaluator = recorder
         configuration.redirects = .disallow
-        if let timeout = options.timeout {
-            configuration.timeoutIntervalForRequest = timeout
-            configuration.connectTimeout = timeout
-        }
+        SessionSettings.applyNetwork(options, url: url, to: &configuration)
         let session = SessionManager(configuration: configuration)
         defer { session.invalidateAndCancel() }
         var request = URLRequest(url: url)

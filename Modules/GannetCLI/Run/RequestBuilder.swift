@@ -2,12 +2,14 @@ import Gannet
 
 /// Turns an ``Invocation`` into a `URLRequest` with Gannet's request serializers: a JSON
 /// object through `JSONRequestSerializer`, a form through `HTTPRequestSerializer`, a streamed
-/// multipart body through `MultipartRequestSerializer`.
+/// multipart body through `MultipartRequestSerializer`; a raw body (stdin, `--raw`, `@FILE`)
+/// as it is.
 enum RequestBuilder {
     /// `Accept` for JSON requests, as httpie sends it.
     static let jsonAccept = "application/json, */*;q=0.5"
 
-    static func build(_ invocation: Invocation) throws -> URLRequest {
+    /// `rawBody` is the loaded ``Invocation/body``, if there is one.
+    static func build(_ invocation: Invocation, rawBody: RawBody? = nil) throws -> URLRequest {
         let options = invocation.options
         var request = URLRequest(url: try url(invocation.url, appending: queryItems(invocation.items)))
         request.httpMethod = invocation.method
@@ -26,6 +28,10 @@ enum RequestBuilder {
         // RFC 7617 Basic credentials; an explicit Authorization item wins.
         if let auth = options.auth, request.value(forHTTPHeaderField: "Authorization") == nil {
             request.setValue("Basic " + Data(auth.utf8).base64EncodedString(), forHTTPHeaderField: "Authorization")
+        }
+
+        if let body = invocation.body, let rawBody {
+            return try attach(rawBody, of: body, to: request, options: options, configuration: configuration)
         }
 
         let dataItems = invocation.items.filter(\.isData)
@@ -67,6 +73,29 @@ enum RequestBuilder {
             }
             return try serializer.request(byEncoding: fields, into: request)
         }
+    }
+
+    /// A raw body with its `Content-Type` (unless a header item set one) and, for a stream of
+    /// known size, its `Content-Length`.
+    static func attach(_ rawBody: RawBody, of body: Invocation.Body, to request: URLRequest, options: Options,
+                       configuration: RequestSerializerConfiguration) throws -> URLRequest {
+        var request = try HTTPRequestSerializer(configuration: configuration).request(byEncoding: nil, into: request)
+        switch rawBody {
+        case .empty:
+            return request
+        case .data(let data):
+            request.httpBody = data
+        case .stream(let stream, let length):
+            request.httpBodyStream = stream
+            if let length { request.setValue(String(length), forHTTPHeaderField: "Content-Length") }
+        }
+        if request.value(forHTTPHeaderField: "Content-Type") == nil, let type = RawBody.contentType(for: body, options: options) {
+            request.setValue(type, forHTTPHeaderField: "Content-Type")
+            if type == "application/json", request.value(forHTTPHeaderField: "Accept") == "*/*" {
+                request.setValue(jsonAccept, forHTTPHeaderField: "Accept")
+            }
+        }
+        return request
     }
 
     /// Data fields as parameters: strings, raw JSON values, or arrays of them when a name repeats.

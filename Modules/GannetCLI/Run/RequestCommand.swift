@@ -8,55 +8,73 @@ struct RequestCommand {
 
     var options: Options { invocation.options }
     var selection: Options.PrintSelection { options.printSelection(stdoutIsTerminal: terminal.stdoutIsTerminal) }
-    var pretty: Options.Pretty { options.prettiness(stdoutIsTerminal: terminal.stdoutIsTerminal) }
+    var pretty: Options.Pretty { options.prettiness(stdoutIsTerminal: terminal.stdoutIsTerminal, noColor: terminal.noColor) }
     /// The body goes to a file: heads are printed on stderr, httpie's download layout.
     var savesToFile: Bool { options.download || options.output != nil }
 
     func run() async throws -> ExitStatus {
-        let request = try RequestBuilder.build(invocation)
-        let session = SessionManager(configuration: try SessionSettings.configuration(for: options))
+        var invocation = self.invocation
+        let terminal = self.terminal
+        let warnings = Palette(enabled: options.colorsDiagnostics(on: terminal))
+        let rawBody = try invocation.body.map { body in
+            try RawBody.load(body) {
+                terminal.err(warnings.warning("gannet: warning: nothing on stdin for \(StandardInput.patience / 1000) s; still waiting for the body (--ignore-stdin if there is none)") + "\n")
+            }
+        }
+        // Stdin that ended before its first byte holds no body: the method is inferred again.
+        if case .empty = rawBody, !invocation.methodIsExplicit, !invocation.items.contains(where: \.isData) {
+            invocation.method = "GET"
+        }
+        let request = try RequestBuilder.build(invocation, rawBody: rawBody)
+        let session = SessionManager(configuration: try SessionSettings.configuration(for: options, url: invocation.url))
         defer { session.invalidateAndCancel() }
-        printRequest(request)
         if savesToFile {
             return try await DownloadCommand(command: self, session: session).run(request)
         }
         // A body that is printed as it came, alone, to a pipe or a file is streamed: never held
-        // in memory, whatever its size.
-        if options.interpretation == nil, pretty == .none, !terminal.stdoutIsTerminal, !selection.responseHeaders {
+        // in memory, whatever its size. Printing the request or the metrics needs the task's
+        // metrics (the protocol used), which the streaming API does not give.
+        if options.interpretation == nil, pretty == .none, !terminal.stdoutIsTerminal, !selection.responseHeaders,
+           !selection.requestHeaders, !selection.requestBody, !selection.metrics {
             return try await stream(request, on: session)
         }
         let response = await fetch(request, on: session)
+        printRequest(request, httpVersion: response.metrics?.httpVersion)
         let data = try response.result.get()
         guard let httpResponse = response.response else {
             throw CLIError("the server sent no HTTP response")
         }
         let body = try interpret(data, request: response.request ?? request, response: httpResponse)
+        let palette = Palette(enabled: pretty.colors)
         if selection.responseHeaders {
-            let palette = Palette(enabled: pretty.colors)
-            terminal.out(MessageFormatter.responseHead(httpResponse, httpVersion: response.metrics?.httpVersion, palette: palette) + "\n")
+            terminal.out(MessageFormatter.responseHead(httpResponse, head: response.responseHead, httpVersion: response.metrics?.httpVersion, palette: palette) + "\n")
         }
         if selection.responseBody, !body.isEmpty {
             terminal.out(body)
             // Formatted output ends with a newline; raw bytes to a pipe stay exactly as received.
             if terminal.stdoutIsTerminal || (pretty.format && body != data), body.last != UInt8(ascii: "\n") { terminal.out("\n") }
         }
-        return finalStatus(httpResponse)
+        if selection.metrics {
+            terminal.out((selection.responseBody && !body.isEmpty ? "\n" : "") + MetricsFormatter.text(response.metrics, palette: palette))
+        }
+        return finalStatus(httpResponse, head: response.responseHead)
     }
 
     /// The exit status for a response: `--check-status` maps 3xx/4xx/5xx to 3/4/5 and says so
     /// on stderr when stdout is not a terminal (where the status line is not visible).
-    func finalStatus(_ response: HTTPURLResponse) -> ExitStatus {
+    func finalStatus(_ response: HTTPURLResponse, head: ResponseHead?) -> ExitStatus {
         guard options.checkStatus else { return .success }
         let status = ExitStatus.checking(statusCode: response.statusCode)
         if status != .success, !terminal.stdoutIsTerminal || !selection.responseHeaders {
-            let palette = Palette(enabled: terminal.stderrIsTerminal)
-            terminal.err(palette.warning("gannet: warning: HTTP \(response.statusCode) \(MessageFormatter.reasonPhrase(response.statusCode))") + "\n")
+            let palette = Palette(enabled: options.colorsDiagnostics(on: terminal))
+            terminal.err(palette.warning("gannet: warning: HTTP \(MessageFormatter.statusText(response.statusCode, head: head))") + "\n")
         }
         return status
     }
 
-    /// Prints the request head and body for `-v` / `--print=HB`, before it is sent.
-    func printRequest(_ request: URLRequest) {
+    /// Prints the request head and body for `-v` / `--print=HB`, once the exchange has ended,
+    /// so that the request line names the protocol actually used (`httpVersion`).
+    func printRequest(_ request: URLRequest, httpVersion: String?) {
         guard selection.requestHeaders || selection.requestBody else { return }
         let terminal = self.terminal
         let savesToFile = self.savesToFile
@@ -66,7 +84,7 @@ struct RequestCommand {
         let palette = Palette(enabled: pretty.colors && (savesToFile ? terminal.stderrIsTerminal : true))
         var text = ""
         if selection.requestHeaders {
-            text += MessageFormatter.requestHead(request, palette: palette) + "\n"
+            text += MessageFormatter.requestHead(request, httpVersion: httpVersion, palette: palette) + "\n"
         }
         if selection.requestBody {
             if let body = request.httpBody, !body.isEmpty {
@@ -74,8 +92,8 @@ struct RequestCommand {
                 let kind = BodyRenderer.kind(of: request.value(forHTTPHeaderField: "Content-Type"))
                 text += String(decoding: renderer.render(body, kind: kind), as: UTF8.self) + "\n\n"
             } else if request.httpBodyStream != nil {
-                let length = request.value(forHTTPHeaderField: "Content-Length") ?? "?"
-                text += "[\(request.value(forHTTPHeaderField: "Content-Type") ?? "streamed") body, \(length) bytes]\n\n"
+                let length = request.value(forHTTPHeaderField: "Content-Length").map { "\($0) bytes" } ?? "chunked"
+                text += "[\(request.value(forHTTPHeaderField: "Content-Type") ?? "streamed") body, \(length)]\n\n"
             }
         }
         write(text)
@@ -94,7 +112,7 @@ struct RequestCommand {
             received += Int64(chunk.count)
             bar.update(completed: received, total: expected)
         }
-        return finalStatus(response)
+        return finalStatus(response, head: nil)
     }
 
     /// Sends `request` as a data task, showing a progress bar for long transfers; cancelling

@@ -4,7 +4,7 @@
 /// string trimming and case-insensitive comparison cost more than the whole HTTP exchange.
 struct ResponseHeadParser {
     let limits: SessionConfiguration.Limits
-    private var statusLine: (code: Int, version: String)?
+    private var statusLine: (code: Int, version: String, reason: String)?
     private var fields: [(name: String, value: String)] = []
     private var headerBytes = 0
     private var informationalCount = 0
@@ -53,7 +53,7 @@ struct ResponseHeadParser {
                 }
                 return .informational(status.code)
             }
-            return .complete(ResponseHead(statusCode: status.code, httpVersion: status.version, fields: fields))
+            return .complete(ResponseHead(statusCode: status.code, httpVersion: status.version, fields: fields, reasonPhrase: status.reason))
         }
 
         if statusLine == nil {
@@ -104,8 +104,9 @@ struct ResponseHeadParser {
         return UnsafeBufferPointer(rebasing: bytes[start..<end])
     }
 
-    /// `HTTP/1.1 200 OK`, `HTTP/2 204`, `HTTP/1.0 404 Not Found`.
-    static func parseStatusLine(_ line: UnsafeBufferPointer<UInt8>) throws -> (code: Int, version: String) {
+    /// `HTTP/1.1 200 OK`, `HTTP/2 204`, `HTTP/1.0 404 Not Found`: the code, the version and the
+    /// server's own reason phrase (empty when it sent none, as HTTP/2 never does).
+    static func parseStatusLine(_ line: UnsafeBufferPointer<UInt8>) throws -> (code: Int, version: String, reason: String) {
         var malformed: GannetError {
             GannetError(.protocolViolation, "The response has a malformed status line \(String(decoding: line.prefix(80), as: UTF8.self).debugDescription)")
         }
@@ -120,51 +121,8 @@ struct ResponseHeadParser {
             code = code * 10 + Int(digit - 0x30)
         }
         guard code >= 100, line.count == space + 4 || line[space + 4] == 0x20 else { throw malformed }
-        return (code, String(decoding: UnsafeBufferPointer(rebasing: line[0..<space]), as: UTF8.self))
-    }
-}
-
-/// A parsed response head; turned into an `HTTPURLResponse` only when someone needs one,
-/// because Foundation's initializer is the most expensive step of a small exchange.
-struct ResponseHead: Equatable, Sendable {
-    var statusCode: Int
-    var httpVersion: String
-    /// Header fields in arrival order, names as sent.
-    var fields: [(name: String, value: String)]
-
-    static func == (a: ResponseHead, b: ResponseHead) -> Bool {
-        a.statusCode == b.statusCode && a.httpVersion == b.httpVersion
-            && a.fields.elementsEqual(b.fields, by: { $0.name == $1.name && $0.value == $1.value })
-    }
-
-    /// The first value of `name`, compared case-insensitively.
-    func value(_ name: String) -> String? {
-        fields.first { ASCII.equalsIgnoringCase($0.name, name) }?.value
-    }
-
-    /// The declared body length, `-1` when absent or invalid.
-    var expectedContentLength: Int64 {
-        value("Content-Length").flatMap { Int64($0) }.flatMap { $0 >= 0 ? $0 : nil } ?? -1
-    }
-
-    /// Fields merged the way `HTTPURLResponse` wants them: repeated names joined by ", ".
-    var mergedFields: [String: String] {
-        var merged: [String: String] = [:]
-        var canonical: [String: String] = [:]
-        for (name, value) in fields {
-            let key = name.lowercased()
-            if let existing = canonical[key] {
-                merged[existing]! += ", " + value
-            } else {
-                canonical[key] = name
-                merged[name] = value
-            }
-        }
-        return merged
-    }
-
-    func makeResponse(url: URL) -> HTTPURLResponse? {
-        HTTPURLResponse(url: url, statusCode: statusCode, httpVersion: httpVersion, headerFields: mergedFields)
+        let reason = line.count > space + 5 ? trimmed(UnsafeBufferPointer(rebasing: line[(space + 5)...])) : UnsafeBufferPointer(start: nil, count: 0)
+        return (code, String(decoding: UnsafeBufferPointer(rebasing: line[0..<space]), as: UTF8.self), String(decoding: reason, as: UTF8.self))
     }
 }
 

@@ -1,0 +1,54 @@
+/// A response head as the server sent it: the status line's parts and every header field in
+/// arrival order, repeated names kept apart (`HTTPURLResponse` merges them into a dictionary
+/// and forgets the reason phrase). Read it from ``DataResponse/responseHead``; a tool that
+/// shows a response, like `gannet`, prints this rather than a reconstruction.
+///
+/// Parsed heads are turned into an `HTTPURLResponse` only when someone needs one, because
+/// Foundation's initializer is the most expensive step of a small exchange.
+public struct ResponseHead: Equatable, Sendable {
+    /// The status code.
+    public var statusCode: Int
+    /// The version from the status line: `HTTP/1.1`, `HTTP/1.0`, `HTTP/2`.
+    public var httpVersion: String
+    /// Header fields in arrival order, names as sent, duplicates kept; a folded (obs-fold)
+    /// line is joined to its field with a space.
+    public var fields: [(name: String, value: String)]
+    /// The reason phrase as sent (`OK`, `FOUND`, `Teapot`), or empty: HTTP/2 has none.
+    public var reasonPhrase: String = ""
+
+    /// Equal status lines and equal fields in the same order.
+    public static func == (a: ResponseHead, b: ResponseHead) -> Bool {
+        a.statusCode == b.statusCode && a.httpVersion == b.httpVersion && a.reasonPhrase == b.reasonPhrase
+            && a.fields.elementsEqual(b.fields, by: { $0.name == $1.name && $0.value == $1.value })
+    }
+
+    /// The first value of `name`, compared case-insensitively.
+    func value(_ name: String) -> String? {
+        fields.first { ASCII.equalsIgnoringCase($0.name, name) }?.value
+    }
+
+    /// The declared body length, `-1` when absent or invalid.
+    var expectedContentLength: Int64 {
+        value("Content-Length").flatMap { Int64($0) }.flatMap { $0 >= 0 ? $0 : nil } ?? -1
+    }
+
+    /// Fields merged the way `HTTPURLResponse` wants them: repeated names joined by ", ".
+    var mergedFields: [String: String] {
+        var merged: [String: String] = [:]
+        var canonical: [String: String] = [:]
+        for (name, value) in fields {
+            let key = name.lowercased()
+            if let existing = canonical[key] {
+                merged[existing]! += ", " + value
+            } else {
+                canonical[key] = name
+                merged[name] = value
+            }
+        }
+        return merged
+    }
+
+    func makeResponse(url: URL) -> HTTPURLResponse? {
+        HTTPURLResponse(url: url, statusCode: statusCode, httpVersion: httpVersion, headerFields: mergedFields)
+    }
+}
