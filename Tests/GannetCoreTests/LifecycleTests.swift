@@ -131,7 +131,9 @@ extension FaultsSerialSuites {
         func cancellingFromAnotherThreadWhileResumeRunsStopsTheTransfer() async throws {
             // A second thread cancels the moment it sees the task leave `.suspended`, which is
             // while `resume()` is still handing the task to the engine. The server answers
-            // after 8 s; a cancellation that reached the transfer ends the task long before.
+            // after 60 s; a cancellation that reached the transfer ends the task long before.
+            // (With 8 s and a 3 s bound, a loaded machine could not tell a slow cancellation
+            // from a lost one; 30 s against 60 s can.)
             let ledger = try await FaultsLedger.begin(servers)
             let total = 300
             do {
@@ -145,7 +147,7 @@ extension FaultsSerialSuites {
                     let record = FaultsRecord()
                     records.append(record)
                     group.enter()
-                    let task = manager.dataTask(with: URLRequest(url: servers.url(.delay(milliseconds: 8000))), serializer: .passthrough) { response in
+                    let task = manager.dataTask(with: URLRequest(url: servers.url(.delay(milliseconds: 60_000))), serializer: .passthrough) { response in
                         if record.record(response) { group.leave() }
                     }
                     let ready = FaultsCounter()
@@ -158,9 +160,9 @@ extension FaultsSerialSuites {
                     while ready.count == 0 {}
                     task.resume()
                 }
-                let ended = await Faults.poll(seconds: 3) { records.allSatisfy { $0.completions > 0 } }
+                let ended = await Faults.poll(seconds: 30) { records.allSatisfy { $0.completions > 0 } }
                 let running = records.filter { $0.completions == 0 }.count
-                #expect(ended, "\(running) of \(total) tasks cancelled while resume() ran were still transferring 3 s later")
+                #expect(ended, "\(running) of \(total) tasks cancelled while resume() ran were still transferring 30 s later")
                 manager.invalidateAndCancel()
                 #expect(await Faults.wait(for: group, seconds: 10))
                 try await Task.sleep(for: .milliseconds(100))
