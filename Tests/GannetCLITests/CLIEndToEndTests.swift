@@ -5,13 +5,11 @@ import Testing
 /// The built `gannet` binary against the local httpbin: what the command line sends is what
 /// httpbin echoes back.
 @Suite("gannet end to end")
-struct CLIEndToEndTests {
+struct CLIEndToEndTests: CLIServerSuite {
     let servers: TestServers
-    let httpbin: String
 
     init() throws {
         servers = try TestServers.shared()
-        httpbin = servers.httpbin.absoluteString.trimmingCharacters(in: CharacterSet(charactersIn: "/"))
     }
 
     func section(_ echo: [String: Any], _ name: String) -> [String: Any] {
@@ -279,17 +277,11 @@ struct CLIEndToEndTests {
 
 /// `--download`, `--output` and the streamed stdout path.
 @Suite("gannet downloads")
-struct CLIDownloadTests {
+struct CLIDownloadTests: CLIServerSuite {
     let servers: TestServers
-    let nginx: String
-    let httpbin: String
-    let fault: String
 
     init() throws {
         servers = try TestServers.shared()
-        nginx = servers.nginx.absoluteString.trimmingCharacters(in: CharacterSet(charactersIn: "/"))
-        httpbin = servers.httpbin.absoluteString.trimmingCharacters(in: CharacterSet(charactersIn: "/"))
-        fault = servers.fault.absoluteString.trimmingCharacters(in: CharacterSet(charactersIn: "/"))
     }
 
     func folder() throws -> URL {

@@ -6,15 +6,11 @@ import Testing
 /// server that shows it took effect (the proxy's log, the fault server's slow routes, the TLS
 /// endpoints, nginx's mutual-TLS endpoint).
 @Suite("gannet network options")
-struct CLINetworkOptionTests {
+struct CLINetworkOptionTests: CLIServerSuite {
     let servers: TestServers
-    let httpbin: String
-    let fault: String
 
     init() throws {
         servers = try TestServers.shared()
-        httpbin = servers.httpbin.absoluteString.trimmingCharacters(in: CharacterSet(charactersIn: "/"))
-        fault = servers.fault.absoluteString.trimmingCharacters(in: CharacterSet(charactersIn: "/"))
     }
 
     var ca: String { servers.certificates.caBundle }

@@ -6,15 +6,11 @@ import Testing
 /// order (duplicates kept), the protocol actually used, the task's metrics; control characters
 /// from the server escaped; no colours under `NO_COLOR` or `--style=none`.
 @Suite("gannet output fidelity")
-struct CLIOutputFidelityTests {
+struct CLIOutputFidelityTests: CLIServerSuite {
     let servers: TestServers
-    let httpbin: String
-    let fault: String
 
     init() throws {
         servers = try TestServers.shared()
-        httpbin = servers.httpbin.absoluteString.trimmingCharacters(in: CharacterSet(charactersIn: "/"))
-        fault = servers.fault.absoluteString.trimmingCharacters(in: CharacterSet(charactersIn: "/"))
     }
 
     var ca: String { servers.certificates.caBundle }

@@ -6,15 +6,11 @@ import Testing
 /// ignored. httpbin echoes what it received; the fault server's `/echo` shows the request head
 /// as sent and the body's length and SHA-256.
 @Suite("gannet raw bodies")
-struct CLIRawBodyTests {
+struct CLIRawBodyTests: CLIServerSuite {
     let servers: TestServers
-    let httpbin: String
-    let fault: String
 
     init() throws {
         servers = try TestServers.shared()
-        httpbin = servers.httpbin.absoluteString.trimmingCharacters(in: CharacterSet(charactersIn: "/"))
-        fault = servers.fault.absoluteString.trimmingCharacters(in: CharacterSet(charactersIn: "/"))
     }
 
     func section(_ echo: [String: Any], _ name: String) -> [String: Any] {
