@@ -79,7 +79,7 @@ echo "check-docc: docc refuses the broken fixture: $(grep -m1 "startMonitoringEv
 
 # docc checks the documentation a symbol has, not that it has some: the house rule that every
 # public declaration carries `///` docs is checked here, on the same graphs. A member that
-# implements a protocol requirement (docc shows the protocol's documentation) or that the
+# implements a protocol requirement (docc names the requirement: "Inherited from ...") or that the
 # compiler synthesized needs none.
 undocumented() {
     python3 - "$out/symbol-graphs/$1" <<'PY'
