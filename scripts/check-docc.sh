@@ -28,8 +28,13 @@ if [ ! -f "$modules/Gannet.swiftmodule" ]; then
     echo "check-docc: no Gannet.swiftmodule in $modules: build first (or drop --no-build)" >&2
     exit 2
 fi
+# The toolchain's own docc, beside swift (the one the Swift Package Index would use with it).
 docc="$(dirname "$(readlink -f "$(command -v swift)")")/docc"
-[ -x "$docc" ] || docc="$(command -v docc)"
+[ -x "$docc" ] || docc="$(command -v docc || true)"
+if [ -z "$docc" ]; then
+    echo "check-docc: no docc beside $(command -v swift) nor on PATH" >&2
+    exit 2
+fi
 triple="$(swift -print-target-info | python3 -c 'import json, sys; print(json.load(sys.stdin)["target"]["triple"])')"
 out=.build/docc
 rm -rf "$out"
