@@ -5,10 +5,11 @@
 #   make check-docs DOCS="docs/new-page.md"    # only these pages
 #   make check-linkage            # products link only what Package.swift promises
 #   make check-example            # Examples/PinnedClient builds and runs
+#   make docc                     # every library product's DocC documentation builds without a warning
 BENCH_ARGS ?=
 DOCS ?=
 
-.PHONY: bench bench-profile check-docs check-linkage check-example
+.PHONY: bench bench-profile check-docs check-linkage check-example docc
 bench:
 	Benchmarks/run.sh $(BENCH_ARGS)
 
@@ -23,3 +24,6 @@ check-linkage:
 
 check-example:
 	bash scripts/check-example.sh
+
+docc:
+	bash scripts/check-docc.sh

@@ -18,14 +18,15 @@ if [ "$#" -gt 0 ]; then
     exit $?
 fi
 
-# The docs, the products' linkage and the example package, against this build (docs/README.md,
-# scripts/check-*.sh). Each prints its own failures; the tests still run after one fails.
+# The docs, the reference documentation (docc), the products' linkage and the example package,
+# against this build (docs/README.md, scripts/check-*.sh). Each prints its own failures; the
+# tests still run after one fails.
 checks=0
-for check in check-docs check-linkage check-example; do
+for check in check-docs check-docc check-linkage check-example; do
     echo "test.sh: scripts/$check.sh"
     start=$SECONDS
-    if [ "$check" = check-docs ]; then
-        bash scripts/check-docs.sh --no-build || checks=1
+    if [ "$check" = check-docs ] || [ "$check" = check-docc ]; then
+        bash "scripts/$check.sh" --no-build || checks=1
     else
         bash "scripts/$check.sh" || checks=1
     fi
@@ -47,5 +48,5 @@ swift test --skip-build --filter "$faults" || status=$?
 echo "test.sh: swift test --filter $heavy"
 swift test --skip-build --filter "$heavy" || status=$?
 echo "test.sh: swift test exited with $status"
-[ "$checks" = 0 ] || { echo "test.sh: a docs, linkage or example check failed"; status=1; }
+[ "$checks" = 0 ] || { echo "test.sh: a docs, docc, linkage or example check failed"; status=1; }
 exit "$status"

@@ -1,6 +1,6 @@
 internal import Synchronization
 
-/// AFNetworking's `AFHTTPSessionManager`: a ``GannetCore/SessionManager`` with a base URL, a
+/// AFNetworking's `AFHTTPSessionManager`: a `SessionManager` with a base URL, a
 /// request serializer, a response serializer and the HTTP verbs as methods.
 ///
 /// ```swift
@@ -20,7 +20,7 @@ internal import Synchronization
 ///
 /// ## Security policy
 /// The core decides server trust inside the TLS handshake with the evaluator fixed in the
-/// ``GannetCore/SessionConfiguration`` when the session is created, so ``securityPolicy`` is
+/// `SessionConfiguration` when the session is created, so ``securityPolicy`` is
 /// read-only: pass a policy to ``init(baseURL:securityPolicy:configuration:)``, which throws
 /// ``InsecureTransportError`` for a policy that requires HTTPS (one that pins) without an
 /// `https` base URL, where AFNetworking raised an "Invalid Security Policy" exception. Such a
@@ -49,7 +49,7 @@ public final class HTTPSessionManager: Sendable {
     /// Creates a manager for `baseURL` (nil: every URL string must be absolute) whose session is
     /// built from `configuration`, including its `tls.serverTrustEvaluator`.
     ///
-    /// The request serializer is ``GannetRequestSerialization/HTTPRequestSerializer`` and the
+    /// The request serializer is `HTTPRequestSerializer` and the
     /// response serializer is the default of ``defaultResponseSerializer``.
     public init(baseURL: URL? = nil, configuration: SessionConfiguration = .default) {
         self.baseURL = baseURL.map(Self.addingTrailingSlash)
@@ -84,7 +84,7 @@ public final class HTTPSessionManager: Sendable {
     public static var defaultResponseSerializer: any ResponseValidating { JSONResponseSerializer() }
 
     /// Builds requests from the method, URL and parameters. Defaults to
-    /// ``GannetRequestSerialization/HTTPRequestSerializer`` (query string for `GET`, `HEAD`,
+    /// `HTTPRequestSerializer` (query string for `GET`, `HEAD`,
     /// `DELETE`, URL-encoded form otherwise); assign `JSONRequestSerializer()` for JSON bodies.
     /// A change applies to requests built afterwards.
     ///
@@ -96,9 +96,9 @@ public final class HTTPSessionManager: Sendable {
     /// manager.requestSerializer.configuration.timeoutInterval = 10
     /// ```
     ///
-    /// Every setting lives in the serializer's ``GannetRequestSerialization/RequestSerializerConfiguration``,
+    /// Every setting lives in the serializer's `RequestSerializerConfiguration`,
     /// which each serializer applies with `prepare(_:)`; a serializer of your own conforms to
-    /// ``GannetRequestSerialization/ConfigurableRequestSerializer`` to hold them (docs/request-serialization.md).
+    /// `ConfigurableRequestSerializer` to hold them (docs/request-serialization.md).
     /// A change in place reads, changes and stores the serializer, each step under the
     /// manager's lock: configure it from one thread at a time, as AFNetworking required.
     public var requestSerializer: any ConfigurableRequestSerializer {
@@ -117,10 +117,10 @@ public final class HTTPSessionManager: Sendable {
     /// manager.responseSerializer.acceptableStatusCodes.insert(404)
     /// ```
     ///
-    /// The type is ``GannetResponseSerialization/ResponseValidating``, so both settings are
+    /// The type is `ResponseValidating`, so both settings are
     /// the installed serializer's own and take effect: every concrete serializer of
     /// GannetResponseSerialization and GannetXML validates, and so does
-    /// ``GannetResponseSerialization/ResponseSerializerRegistry``, which passes them on to its
+    /// `ResponseSerializerRegistry`, which passes them on to its
     /// entries. A serializer that cannot hold them (a plain `ResponseSerializing`, the
     /// type-erasing `AnyResponseSerializer`) runs per task or inside a registry instead. (`acceptableContentTypes == nil` means any type, and stays `nil` on `insert`.)
     /// As with ``requestSerializer``, configure it from one thread at a time.

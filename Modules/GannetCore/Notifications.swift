@@ -8,7 +8,7 @@ extension Notification.Name {
     public static let gannetTaskDidComplete = Notification.Name("com.gannet.networking.task.complete")
 }
 
-/// userInfo keys of ``Foundation/Notification/Name/gannetTaskDidComplete``, as AFNetworking
+/// userInfo keys of `Notification.Name.gannetTaskDidComplete`, as AFNetworking
 /// defined them for `AFNetworkingTaskDidCompleteNotification`.
 public enum TaskNotificationKey {
     /// The body as received (`Data`), when there was one.

@@ -111,6 +111,8 @@ public final class SessionManager: Sendable {
     /// The body comes from `request.httpBody`, or is streamed from `request.httpBodyStream`
     /// (sent with the `Content-Length` the request declares, chunked when it declares none).
     /// - Parameters:
+    ///   - request: the request to send; it becomes the task's ``SessionTask/originalRequest``.
+    ///   - serializer: turns the response and its body into the task's result.
     ///   - interceptor: adapts and retries this task, after the manager's ``interceptor``.
     ///   - uploadProgress: called with the task's upload `Progress` as body bytes are sent.
     ///   - downloadProgress: called with the task's download `Progress` as bytes arrive.

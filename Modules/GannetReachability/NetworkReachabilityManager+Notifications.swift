@@ -5,7 +5,7 @@ extension Notification.Name {
     public static let gannetReachabilityDidChange = Notification.Name("com.gannet.networking.reachability.change")
 }
 
-/// userInfo keys of ``Foundation/Notification/Name/gannetReachabilityDidChange``.
+/// userInfo keys of `Notification.Name.gannetReachabilityDidChange`.
 public enum ReachabilityNotificationKey {
     /// The new ``NetworkReachabilityStatus``, as AFNetworking's
     /// `AFNetworkingReachabilityNotificationStatusItem`.

@@ -48,7 +48,7 @@ public final class NetworkReachabilityManager: Sendable {
     }
 
     /// A manager for a host name, as AFNetworking's `+managerForDomain:`. An IP literal is
-    /// treated as ``init(address:queue:)``.
+    /// treated as ``init(address:queue:)-(IPAddress,_)``.
     ///
     /// - Throws: ``ReachabilityError/Code/invalidHost`` for an empty name, one over 253 bytes, or
     ///   one with spaces, slashes or control characters.

@@ -3,7 +3,7 @@
 /// multipart requests) for every serializer in this module, and for an app's own.
 ///
 /// Conform a type by giving it a `configuration` and a
-/// ``GannetCore/RequestSerializing/request(byEncoding:into:)``; ``prepare(_:)`` applies the
+/// `RequestSerializing.request(byEncoding:into:)`; ``prepare(_:)`` applies the
 /// configuration's headers and options, ``RequestValidation/validate(_:)`` checks the result:
 ///
 /// ```swift
@@ -66,7 +66,7 @@ extension ConfigurableRequestSerializer {
     /// ```
     ///
     /// - Throws: `GannetError(.invalidRequest)` when `urlString` is not a URL or the request
-    ///   cannot be sent; any error of ``GannetCore/RequestSerializing/request(byEncoding:into:)``.
+    ///   cannot be sent; any error of `RequestSerializing.request(byEncoding:into:)`.
     public func request(method: String, urlString: String, parameters: Parameters? = nil) throws -> URLRequest {
         try request(byEncoding: parameters, into: makeRequest(method: method, urlString: urlString))
     }

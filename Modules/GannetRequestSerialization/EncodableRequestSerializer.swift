@@ -1,5 +1,5 @@
 /// A JSON body written by a `JSONEncoder` of the caller's choosing: for whole `Encodable`
-/// values (``request(encoding:into:)``), and for ``GannetCore/Parameters`` whose values are
+/// values (``request(encoding:into:)``), and for `Parameters` whose values are
 /// `Encodable`, so dates, data and keys follow the encoder's strategies.
 ///
 /// ```swift

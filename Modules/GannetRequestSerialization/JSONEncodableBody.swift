@@ -1,5 +1,5 @@
 /// A serializer bound to one `Encodable` value: the value becomes the JSON body, and the
-/// ``GannetCore/Parameters`` a session manager passes, if any, go into the query string. For
+/// `Parameters` a session manager passes, if any, go into the query string. For
 /// `GET`, `HEAD` and `DELETE` the value is written into the query string too (see
 /// ``EncodableRequestSerializer``).
 ///

@@ -14,7 +14,7 @@ extension RequestSerializing where Self == JSONRequestSerializer {
 }
 
 extension RequestSerializing where Self == EncodableRequestSerializer {
-    /// ``GannetCore/Parameters`` as a JSON body written by `encoder`.
+    /// `Parameters` as a JSON body written by `encoder`.
     public static func encodable(encoder: JSONEncoder = JSONEncoder()) -> EncodableRequestSerializer {
         EncodableRequestSerializer(encoder: encoder)
     }

@@ -1,5 +1,5 @@
 /// Converts what `JSONSerialization` returns (`NSNumber`, `NSNull`, `[String: Any]`, `[Any]`)
-/// into `Sendable` values, so a decoded JSON object can become ``GannetCore/Parameters``.
+/// into `Sendable` values, so a decoded JSON object can become `Parameters`.
 enum SendableJSONValue {
     static func make(_ value: Any) -> any Sendable {
         if let dictionary = value as? [String: Any] {

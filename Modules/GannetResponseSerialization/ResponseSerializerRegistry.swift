@@ -70,7 +70,7 @@ public struct ResponseSerializerRegistry: ResponseValidating {
         }
     }
 
-    /// Where ``register(_:for:placement:)`` puts a new entry.
+    /// Where `register(_:for:placement:)` puts a new entry.
     public enum Placement: Sendable, Hashable {
         /// Before every existing entry, so it wins over them.
         case first

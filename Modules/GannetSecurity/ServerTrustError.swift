@@ -1,6 +1,6 @@
 public import Foundation
 
-/// Why an evaluator refused a server, thrown from ``ServerTrustEvaluating/evaluate(_:)`` inside
+/// Why an evaluator refused a server, thrown from `ServerTrustEvaluating.evaluate(_:)` inside
 /// the TLS handshake.
 ///
 /// The engine fails the task with a `URLError` whose code is ``urlErrorCode`` (so code written

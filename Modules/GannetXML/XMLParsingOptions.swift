@@ -43,7 +43,7 @@ public struct XMLParsingOptions: Sendable, Hashable {
         /// ceiling without `XML_PARSE_HUGE` (Gannet never sets it), so larger values act as 256.
         public var maximumDepth = 256
         /// The most input bytes one document may have; `nil` for no limit. Default 100 MiB,
-        /// the size a ``SessionConfiguration/Limits`` keeps in memory. The event parser runs in
+        /// the size a `SessionConfiguration.Limits` keeps in memory. The event parser runs in
         /// bounded memory whatever the size, so a streaming consumer may lift this; a tree
         /// grows with the document.
         public var maximumDocumentBytes: Int64? = 100 * 1024 * 1024

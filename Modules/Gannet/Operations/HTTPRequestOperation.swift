@@ -1,7 +1,7 @@
 internal import Synchronization
 
 /// AFNetworking 2's `AFHTTPRequestOperation`: an `Operation` that runs one request as a
-/// ``GannetCore/SessionTask`` of an ``HTTPSessionManager``, so that an `OperationQueue` can
+/// `SessionTask` of an ``HTTPSessionManager``, so that an `OperationQueue` can
 /// order transfers with dependencies and bound them with `maxConcurrentOperationCount`.
 ///
 /// ```swift

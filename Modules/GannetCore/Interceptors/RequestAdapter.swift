@@ -20,7 +20,7 @@ public protocol RequestAdapter: Sendable {
     ///
     /// Every attempt adapts the task's ``SessionTask/originalRequest`` afresh, so a credential
     /// replaced between attempts is not stacked on the previous one; ``SessionTask/retryCount``
-    /// tells which attempt this is (0 for the first) and ``SessionTask/lastAttemptError`` why the
+    /// tells which attempt this is (0 for the first) and ``SessionTask/lastFailedAttempt`` why the
     /// previous one failed. The body is the task's own: an adapter changes the URL, the method
     /// and the headers, not the body.
     func adapt(_ request: URLRequest, for task: SessionTask) async throws -> URLRequest

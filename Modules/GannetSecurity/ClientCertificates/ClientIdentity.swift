@@ -56,7 +56,7 @@ public struct ClientIdentity: Sendable {
         return identity
     }
 
-    /// Loads and checks what a ``SessionConfiguration/ClientCertificate`` points at.
+    /// Loads and checks what a `SessionConfiguration.ClientCertificate` points at.
     public static func validating(
         _ clientCertificate: SessionConfiguration.ClientCertificate, at date: Date = Date()
     ) throws(ClientIdentityError) -> ClientIdentity {

@@ -22,7 +22,7 @@ public struct OpenSSLError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The queued errors, oldest first; empty when OpenSSL failed without queueing one.
     public let entries: [Entry]
 
-    /// Creates an error; ``OpenSSLError/drain(_:)`` is the usual way.
+    /// Creates an error; `OpenSSLError.drain(_:)` is the usual way.
     public init(operation: String, entries: [Entry]) {
         self.operation = operation
         self.entries = entries

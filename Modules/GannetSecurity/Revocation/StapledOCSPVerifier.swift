@@ -11,7 +11,7 @@ public import Foundation
 /// ```
 ///
 /// ``OCSPStaplingTrustEvaluator`` runs this check inside the handshake, on the response the
-/// engine hands over in ``ServerTrust/stapledOCSPResponse``. Certificate IDs are matched with
+/// engine hands over in `ServerTrust.stapledOCSPResponse`. Certificate IDs are matched with
 /// SHA-1, the hash OpenSSL's `OCSP_cert_to_id` and public responders use.
 public struct StapledOCSPVerifier: Sendable {
     /// The anchors the responder's certificate must chain to.
@@ -28,8 +28,11 @@ public struct StapledOCSPVerifier: Sendable {
     /// Throws ``ServerTrustError/Code/revoked`` when the response says the leaf is revoked, and
     /// ``ServerTrustError/Code/ocspResponseInvalid`` when the response cannot be relied on.
     ///
-    /// - Parameter verifiedChain: leaf first, its issuer second, as
-    ///   ``DefaultTrustEvaluator/verifiedChain(for:)`` returns it.
+    /// - Parameters:
+    ///   - response: the DER-encoded OCSP response the server stapled.
+    ///   - verifiedChain: leaf first, its issuer second, as
+    ///     ``DefaultTrustEvaluator/verifiedChain(for:)`` returns it.
+    ///   - host: the host the chain was presented for, named in the errors.
     public func verify(_ response: Data, for verifiedChain: [Certificate], host: String) throws(ServerTrustError) {
         guard verifiedChain.count >= 2 else {
             throw invalid("the chain has no issuer to check the response against", host, verifiedChain)

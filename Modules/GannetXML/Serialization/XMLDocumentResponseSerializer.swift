@@ -1,12 +1,12 @@
 /// Validates a response and parses its body into an ``XMLDocument``: AFNetworking's
 /// `AFXMLDocumentResponseSerializer`, on Linux, on libxml2 with Gannet's hardened defaults.
 ///
-/// Validation and empty bodies follow every ``ResponseBodySerializing`` serializer: status
+/// Validation and empty bodies follow every `ResponseBodySerializing` serializer: status
 /// codes 200–299; the XML media types (`application/xml`, `text/xml` and the `+xml` types,
-/// ``MediaType/xmlTypes``), with any parameters; a response without a body to a `HEAD` request or
+/// `MediaType.xmlTypes`), with any parameters; a response without a body to a `HEAD` request or
 /// with status `204`, `205` or `304` gives ``XMLDocument/empty`` (no root), any other empty body
-/// is ``ResponseSerializationError/Code/inputDataNilOrZeroLength``. A body that is not XML
-/// Gannet accepts is ``ResponseSerializationError/Code/decodingFailed`` whose underlying error
+/// is `ResponseSerializationError.Code.inputDataNilOrZeroLength`. A body that is not XML
+/// Gannet accepts is `ResponseSerializationError.Code.decodingFailed` whose underlying error
 /// is the ``XMLError``, with its line and column.
 ///
 /// ```swift
@@ -16,7 +16,7 @@
 public struct XMLDocumentResponseSerializer: ResponseBodySerializing {
     /// Status codes that count as success; 200–299 by default.
     public var acceptableStatusCodes: IndexSet = Self.defaultAcceptableStatusCodes
-    /// Media types the body may have; ``MediaType/xmlTypes`` by default, `nil` accepts any.
+    /// Media types the body may have; `MediaType.xmlTypes` by default, `nil` accepts any.
     public var acceptableContentTypes: Set<MediaType>? = Set(MediaType.xmlTypes)
     /// Runs on the body before parsing; passes it through by default.
     public var dataPreprocessor: any DataPreprocessor = PassthroughPreprocessor()

@@ -28,7 +28,7 @@ public struct XMLParserResponseSerializer<Handler: XMLEventHandler, Output: Send
     public var result: @Sendable (Handler) throws -> Output
     /// Status codes that count as success; 200–299 by default.
     public var acceptableStatusCodes: IndexSet = Self.defaultAcceptableStatusCodes
-    /// Media types the body may have; ``MediaType/xmlTypes`` by default, `nil` accepts any.
+    /// Media types the body may have; `MediaType.xmlTypes` by default, `nil` accepts any.
     public var acceptableContentTypes: Set<MediaType>? = Set(MediaType.xmlTypes)
     /// Runs on the body before parsing; passes it through by default.
     public var dataPreprocessor: any DataPreprocessor = PassthroughPreprocessor()
