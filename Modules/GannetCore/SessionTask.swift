@@ -304,7 +304,7 @@ struct TransferOutcome: @unchecked Sendable {
 
     /// The response, built now if a hook already needed it, else on first access.
     var lazyResponse: LazyResponse? {
-        if let response { return LazyResponse(prebuilt: response) }
+        if let response { return LazyResponse(prebuilt: response, head: head) }
         guard let head, let url = request?.url else { return nil }
         return LazyResponse(head: head, url: url)
     }
