@@ -25,7 +25,8 @@ public struct AnyResponseSerializer: ResponseSerializing {
 
     /// Wraps a serializer whose output is optional, keeping its `nil` as `nil`.
     public init<S: ResponseSerializing, Wrapped: Sendable>(_ serializer: S) where S.Output == Wrapped? {
-        base = serializer
+        // An `AnyResponseSerializer` has an optional output, so wrapping one lands here.
+        base = (serializer as? AnyResponseSerializer)?.base ?? serializer
     }
 
     /// Runs the wrapped serializer.
