@@ -47,10 +47,7 @@ public struct HTTPResponse<Value: Sendable>: Sendable {
 extension HTTPResponse {
     /// The response for a finished ``GannetCore/DataResponse``, or its error.
     init(_ response: DataResponse<Value>, sentRequest: URLRequest) throws {
-        let value = try response.result.get()
-        guard let httpResponse = response.response else {
-            throw URLError(.badServerResponse, userInfo: [NSLocalizedDescriptionKey: "The task completed without an HTTP response"])
-        }
+        let (value, httpResponse) = try response.get()
         self.init(request: response.request ?? sentRequest, response: httpResponse, data: response.data ?? Data(),
                   value: value, metrics: response.metrics)
     }

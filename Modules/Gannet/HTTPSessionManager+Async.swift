@@ -33,7 +33,7 @@ extension HTTPSessionManager {
     /// print(response.statusCode, response.value as Any)
     /// ```
     public func get(_ urlString: String, parameters: Parameters? = nil, headers: [String: String]? = nil) async throws -> HTTPResponse<(any Sendable)?> {
-        try await response(method: "GET", urlString, parameters: parameters, headers: headers, serializer: ErasedResponseSerializer(base: responseSerializer))
+        try await response(method: "GET", urlString, parameters: parameters, headers: headers, serializer: AnyResponseSerializer(responseSerializer))
     }
 
     /// `GET`, the body decoded into `type` by `decoder` (a `JSONDecoder` by default) after the
@@ -103,12 +103,12 @@ extension HTTPSessionManager {
 
     /// `HEAD`; the response's headers are in ``HTTPResponse/response``.
     public func head(_ urlString: String, parameters: Parameters? = nil, headers: [String: String]? = nil) async throws -> HTTPResponse<(any Sendable)?> {
-        try await response(method: "HEAD", urlString, parameters: parameters, headers: headers, serializer: ErasedResponseSerializer(base: responseSerializer))
+        try await response(method: "HEAD", urlString, parameters: parameters, headers: headers, serializer: AnyResponseSerializer(responseSerializer))
     }
 
     /// `POST`, serialized by ``responseSerializer``.
     public func post(_ urlString: String, parameters: Parameters? = nil, headers: [String: String]? = nil) async throws -> HTTPResponse<(any Sendable)?> {
-        try await response(method: "POST", urlString, parameters: parameters, headers: headers, serializer: ErasedResponseSerializer(base: responseSerializer))
+        try await response(method: "POST", urlString, parameters: parameters, headers: headers, serializer: AnyResponseSerializer(responseSerializer))
     }
 
     /// `POST`, the body decoded into `type` (see ``get(_:parameters:headers:as:decoder:acceptingContentTypes:acceptingStatusCodes:)``).
@@ -129,12 +129,12 @@ extension HTTPSessionManager {
         constructingBodyWith block: (inout MultipartFormData) throws -> Void
     ) async throws -> HTTPResponse<(any Sendable)?> {
         let request = try multipartRequest(urlString: urlString, parameters: parameters, headers: headers, constructingBodyWith: block)
-        return try await response(for: request, serializer: ErasedResponseSerializer(base: responseSerializer))
+        return try await response(for: request, serializer: AnyResponseSerializer(responseSerializer))
     }
 
     /// `PUT`, serialized by ``responseSerializer``.
     public func put(_ urlString: String, parameters: Parameters? = nil, headers: [String: String]? = nil) async throws -> HTTPResponse<(any Sendable)?> {
-        try await response(method: "PUT", urlString, parameters: parameters, headers: headers, serializer: ErasedResponseSerializer(base: responseSerializer))
+        try await response(method: "PUT", urlString, parameters: parameters, headers: headers, serializer: AnyResponseSerializer(responseSerializer))
     }
 
     /// `PUT`, the body decoded into `type` (see ``get(_:parameters:headers:as:decoder:acceptingContentTypes:acceptingStatusCodes:)``).
@@ -150,7 +150,7 @@ extension HTTPSessionManager {
 
     /// `PATCH`, serialized by ``responseSerializer``.
     public func patch(_ urlString: String, parameters: Parameters? = nil, headers: [String: String]? = nil) async throws -> HTTPResponse<(any Sendable)?> {
-        try await response(method: "PATCH", urlString, parameters: parameters, headers: headers, serializer: ErasedResponseSerializer(base: responseSerializer))
+        try await response(method: "PATCH", urlString, parameters: parameters, headers: headers, serializer: AnyResponseSerializer(responseSerializer))
     }
 
     /// `PATCH`, the body decoded into `type` (see ``get(_:parameters:headers:as:decoder:acceptingContentTypes:acceptingStatusCodes:)``).
@@ -166,7 +166,7 @@ extension HTTPSessionManager {
 
     /// `DELETE`, serialized by ``responseSerializer``.
     public func delete(_ urlString: String, parameters: Parameters? = nil, headers: [String: String]? = nil) async throws -> HTTPResponse<(any Sendable)?> {
-        try await response(method: "DELETE", urlString, parameters: parameters, headers: headers, serializer: ErasedResponseSerializer(base: responseSerializer))
+        try await response(method: "DELETE", urlString, parameters: parameters, headers: headers, serializer: AnyResponseSerializer(responseSerializer))
     }
 
     /// `DELETE`, the body decoded into `type` (see ``get(_:parameters:headers:as:decoder:acceptingContentTypes:acceptingStatusCodes:)``).

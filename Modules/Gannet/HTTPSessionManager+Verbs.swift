@@ -38,7 +38,7 @@ extension HTTPSessionManager {
                   success: Success?, failure: Failure?) -> SessionTask {
         let reference = TaskReference()
         let task = session.dataTask(
-            with: request, serializer: ErasedResponseSerializer(base: responseSerializer),
+            with: request, serializer: AnyResponseSerializer(responseSerializer),
             uploadProgress: uploadProgress, downloadProgress: downloadProgress
         ) { response in
             let task = reference.task

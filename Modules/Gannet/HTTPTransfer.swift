@@ -161,7 +161,7 @@ extension HTTPSessionManager {
     /// let data = try await transfer.response.data
     /// ```
     public func transfer(_ method: String, _ urlString: String, parameters: Parameters? = nil, headers: [String: String]? = nil) -> HTTPTransfer<(any Sendable)?> {
-        transfer(method, urlString, parameters: parameters, headers: headers, serializer: ErasedResponseSerializer(base: responseSerializer))
+        transfer(method, urlString, parameters: parameters, headers: headers, serializer: AnyResponseSerializer(responseSerializer))
     }
 
     /// Starts `method` to `urlString` with the response serialized by `serializer`.
@@ -181,6 +181,6 @@ extension HTTPSessionManager {
         constructingBodyWith block: (inout MultipartFormData) throws -> Void
     ) -> HTTPTransfer<(any Sendable)?> {
         let request = Result { try multipartRequest(urlString: urlString, parameters: parameters, headers: headers, constructingBodyWith: block) }
-        return HTTPTransfer(session: session, request: request, serializer: ErasedResponseSerializer(base: responseSerializer))
+        return HTTPTransfer(session: session, request: request, serializer: AnyResponseSerializer(responseSerializer))
     }
 }

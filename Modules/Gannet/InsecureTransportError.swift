@@ -43,7 +43,4 @@ public struct InsecureTransportError: Error, Sendable, Hashable, CustomStringCon
     }
 }
 
-extension InsecureTransportError: LocalizedError {
-    /// The same text as ``description``.
-    public var errorDescription: String? { description }
-}
+extension InsecureTransportError: DescriptiveError {}

@@ -23,6 +23,38 @@ public struct DataResponse<Output: Sendable>: Sendable {
     /// `DataResponse` made with the public initializer.
     public var responseHead: ResponseHead? { lazyResponse?.rawHead }
 
+    /// The final response's header fields as they arrived: in order, names as the server wrote
+    /// them, a repeated field once per line (what `HTTPURLResponse.allHeaderFields` loses).
+    /// Empty without a response; sorted by name for a response built by hand.
+    public var headerFields: [(name: String, value: String)] {
+        if let eagerResponse {
+            return (eagerResponse.allHeaderFields.compactMap { key, value -> (name: String, value: String)? in
+                guard let name = key as? String else { return nil }
+                return (name, "\(value)")
+            }).sorted { $0.name.lowercased() < $1.name.lowercased() }
+        }
+        return lazyResponse?.headerFields ?? []
+    }
+
+    /// The final response's status-line version (`HTTP/1.1`, `HTTP/2`), falling back to
+    /// ``TaskMetrics/httpVersion``; `nil` when neither is known.
+    public var httpVersion: String? { lazyResponse?.httpVersion ?? metrics?.httpVersion }
+
+    /// The serialized value and the HTTP response of a task that succeeded.
+    ///
+    /// ```swift
+    /// let (value, response) = try await manager.response(for: request, serializer: .passthrough).get()
+    /// ```
+    /// - Throws: the transport or serializer error of ``result``, or `URLError(.badServerResponse)`
+    ///   (underlying `GannetError(.protocolViolation)`) when the task ended without a response.
+    public func get() throws -> (value: Output, response: HTTPURLResponse) {
+        let value = try result.get()
+        guard let response else {
+            throw TransportError.make(.badServerResponse, underlying: GannetError(.protocolViolation, "No HTTP response"), url: request?.url)
+        }
+        return (value, response)
+    }
+
     /// The body as received, if any.
     public let data: Data?
     /// Timings and counters of the transfer.

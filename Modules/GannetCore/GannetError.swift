@@ -13,11 +13,10 @@
 /// ```
 public struct GannetError: Error, Sendable, CustomStringConvertible {
     /// What kind of failure this is.
-    public struct Code: Hashable, Sendable, CustomStringConvertible {
+    public struct Code: NamedErrorCode {
         /// A short identifier, stable across releases.
         public let name: String
         init(_ name: String) { self.name = name }
-        public var description: String { name }
 
         /// A header name or value holds CR, LF, NUL or another forbidden character.
         public static let invalidHeader = Code("invalidHeader")
@@ -88,9 +87,7 @@ public struct GannetError: Error, Sendable, CustomStringConvertible {
     }
 }
 
-extension GannetError: LocalizedError {
-    public var errorDescription: String? { description }
-}
+extension GannetError: DescriptiveError {}
 
 extension URL {
     /// The URL without `user:password@`, for errors and logs; shared by Gannet's modules.

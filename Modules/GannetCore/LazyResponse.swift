@@ -21,15 +21,17 @@ final class LazyResponse: Sendable {
         rawHead = head
     }
 
-    /// Wraps a response that was already built (a hook needed it during the transfer).
+    /// Wraps a response that was already built (a hook needed it during the transfer); a
+    /// one-argument initializer, so that `LazyResponse.init(prebuilt:)` can be passed to `map`.
     convenience init(prebuilt response: HTTPURLResponse) {
         self.init(prebuilt: response, head: nil)
     }
 
-    /// Wraps a response that was already built, with the parsed head it was built from.
+    /// Wraps a response that was already built, with the parsed head it was built from when
+    /// there is one.
     init(prebuilt response: HTTPURLResponse, head parsed: ResponseHead?) {
         rawHead = parsed
-        head = ResponseHead(statusCode: response.statusCode, httpVersion: "", fields: [])
+        head = parsed ?? ResponseHead(statusCode: response.statusCode, httpVersion: "", fields: [])
         url = response.url ?? URL(fileURLWithPath: "/")
         isPrebuilt = true
         cache.withLock { $0 = CachedResponse(response: response) }
@@ -53,4 +55,18 @@ final class LazyResponse: Sendable {
         let values = head.fields.filter { ASCII.equalsIgnoringCase($0.name, name) }.map(\.value)
         return values.isEmpty ? nil : values.joined(separator: ", ")
     }
+
+    /// The header fields as they arrived (order, case and repeats kept), or, without the
+    /// parsed head, the built response's fields sorted by name.
+    var headerFields: [(name: String, value: String)] {
+        if let rawHead { return rawHead.fields }
+        let fields = (value?.allHeaderFields ?? [:]).compactMap { key, value -> (name: String, value: String)? in
+            guard let name = key as? String else { return nil }
+            return (name, "\(value)")
+        }
+        return fields.sorted { $0.name.lowercased() < $1.name.lowercased() }
+    }
+
+    /// The status line's version (`HTTP/1.1`, `HTTP/2`), `nil` without the parsed head.
+    var httpVersion: String? { rawHead.flatMap { $0.httpVersion.isEmpty ? nil : $0.httpVersion } }
 }

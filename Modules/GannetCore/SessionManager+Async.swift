@@ -9,7 +9,7 @@ extension SessionManager {
     /// ```
     /// - Throws: a transport `URLError`, or `GannetError` for a request that cannot be sent.
     public func data(for request: URLRequest) async throws -> (Data, HTTPURLResponse) {
-        try Self.valueAndResponse(of: await response(for: request, serializer: PassthroughResponseSerializer()), request: request)
+        try await response(for: request, serializer: PassthroughResponseSerializer()).get()
     }
 
     /// Sends `request` and returns the value `serializer` produced.
@@ -17,14 +17,29 @@ extension SessionManager {
         try await response(for: request, serializer: serializer).result.get()
     }
 
-    /// Sends `request` and returns the whole ``DataResponse``; failures are in its `result`.
-    /// `interceptor` adapts and retries this request after the manager's ``interceptor``.
+    /// Sends `request` and returns the whole ``DataResponse``: the request sent last, the
+    /// response with its head as received (``DataResponse/headerFields``,
+    /// ``DataResponse/httpVersion``), the body, the serialized value and the metrics. Failures
+    /// are in its `result`; ``DataResponse/get()`` throws them. Cancelling the calling Swift
+    /// task cancels the transfer.
+    ///
+    /// ```swift
+    /// let response = await manager.response(for: request, serializer: .passthrough,
+    ///                                       downloadProgress: { print($0.fractionCompleted) })
+    /// let (body, head) = try response.get()
+    /// ```
+    /// - Parameters:
+    ///   - interceptor: adapts and retries this request after the manager's ``interceptor``.
+    ///   - uploadProgress: called with the task's upload `Progress` as body bytes are sent.
+    ///   - downloadProgress: called with the task's download `Progress` as bytes arrive.
     public func response<Serializer: ResponseSerializing>(
-        for request: URLRequest, serializer: Serializer, interceptor: (any RequestInterceptor)? = nil
+        for request: URLRequest, serializer: Serializer, interceptor: (any RequestInterceptor)? = nil,
+        uploadProgress: (@Sendable (Progress) -> Void)? = nil, downloadProgress: (@Sendable (Progress) -> Void)? = nil
     ) async -> DataResponse<Serializer.Output> {
         await awaitResponse { deliver in
             makeTask(kind: .data, request: request, body: BodySource(of: request), serializer: serializer,
-                     progress: ProgressHandlers(), direct: true, interceptor: interceptor, completionHandler: deliver)
+                     progress: ProgressHandlers(upload: uploadProgress, download: downloadProgress),
+                     direct: true, interceptor: interceptor, completionHandler: deliver)
         }
     }
 
@@ -34,7 +49,7 @@ extension SessionManager {
             makeTask(kind: .upload, request: request, body: .file(fileURL), serializer: PassthroughResponseSerializer(),
                      progress: ProgressHandlers(), direct: true, completionHandler: deliver)
         }
-        return try Self.valueAndResponse(of: response, request: request)
+        return try response.get()
     }
 
     /// Starts the task `make` creates and waits for its single response; cancelling the
@@ -52,15 +67,6 @@ extension SessionManager {
         } onCancel: {
             box.cancel()
         }
-    }
-
-    /// The value and the `HTTPURLResponse` of a finished task, or its error.
-    static func valueAndResponse<Value>(of response: DataResponse<Value>, request: URLRequest) throws -> (Value, HTTPURLResponse) {
-        let value = try response.result.get()
-        guard let httpResponse = response.response else {
-            throw TransportError.make(.badServerResponse, underlying: GannetError(.protocolViolation, "No HTTP response"), url: request.url)
-        }
-        return (value, httpResponse)
     }
 }
 

@@ -17,6 +17,21 @@ extension SessionManager {
                         completionHandler: completionHandler)
     }
 
+    /// Downloads the body of `request` as ``downloadTask(with:destination:progress:completionHandler:)``
+    /// does and returns the whole ``DataResponse``: the file's URL as its value, the response
+    /// with its head as received, the metrics. Cancelling the calling Swift task cancels the
+    /// transfer and deletes the partial file.
+    public func downloadResponse(
+        for request: URLRequest,
+        destination: (@Sendable (URL, HTTPURLResponse) -> URL)? = nil,
+        progress: (@Sendable (Progress) -> Void)? = nil
+    ) async -> DataResponse<URL> {
+        await awaitResponse { deliver in
+            makeTask(kind: .download, request: request, body: BodySource(of: request), serializer: DownloadSerializer(destination: destination),
+                     progress: ProgressHandlers(upload: nil, download: progress), sink: .file, direct: true, completionHandler: deliver)
+        }
+    }
+
     /// Downloads the body of `request` into `fileURL` (replacing it), streamed to disk.
     public func download(for request: URLRequest, to fileURL: URL) async throws -> (URL, HTTPURLResponse) {
         let response = await awaitResponse { deliver in
@@ -24,7 +39,7 @@ extension SessionManager {
                      serializer: DownloadSerializer(destination: { _, _ in fileURL }),
                      progress: ProgressHandlers(), sink: .file, direct: true, completionHandler: deliver)
         }
-        return try Self.valueAndResponse(of: response, request: request)
+        return try response.get()
     }
 
     /// Sends `request` and returns as soon as the response head arrived, with the body as an

@@ -333,26 +333,3 @@ struct ProgressHandlers: Sendable {
     var upload: (@Sendable (Progress) -> Void)?
     var download: (@Sendable (Progress) -> Void)?
 }
-
-/// Erases a serializer's output type to `(any Sendable)?`, for AFNetworking-shaped callbacks.
-struct AnyResponseSerializer: ResponseSerializing {
-    let base: any ResponseSerializing
-
-    init(_ base: any ResponseSerializing) { self.base = base }
-
-    func serialize(request: URLRequest?, response: HTTPURLResponse?, data: Data?, error: (any Error)?) throws -> (any Sendable)? {
-        let value = try base.serialize(request: request, response: response, data: data, error: error)
-        // A serializer whose Output is optional (JSON's nil for an empty body) must reach an
-        // AFNetworking-style callback as nil, not as an existential holding `nil`.
-        if let optional = value as? any OptionalValue, optional.isNone { return nil }
-        return value
-    }
-}
-
-private protocol OptionalValue {
-    var isNone: Bool { get }
-}
-
-extension Optional: OptionalValue {
-    fileprivate var isNone: Bool { self == nil }
-}

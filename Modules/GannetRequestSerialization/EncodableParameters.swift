@@ -6,7 +6,7 @@ struct EncodableParameters: Encodable {
     let value: Any
 
     func encode(to encoder: any Encoder) throws {
-        guard let value = unwrapped(value), !(value is NSNull) else {
+        guard let value = unwrappedOptional(value), !(value is NSNull) else {
             var container = encoder.singleValueContainer()
             try container.encodeNil()
             return

@@ -6,7 +6,7 @@ enum JSONProblem {
     }
 
     private static func find(_ value: Any, path: String) -> String? {
-        guard let value = unwrapped(value) else { return nil }
+        guard let value = unwrappedOptional(value) else { return nil }
         if let dictionary = value as? [String: Any] {
             for key in dictionary.keys.sorted() {
                 if let problem = find(dictionary[key] as Any, path: path.isEmpty ? key : "\(path).\(key)") {

@@ -66,7 +66,7 @@ struct QueryStringEncoder {
     }
 
     private func append(_ key: String, _ value: Any, into pairs: inout [QueryPair]) throws {
-        guard let value = unwrapped(value) else {
+        guard let value = unwrappedOptional(value) else {
             pairs.append(QueryPair(field: key, value: .null))
             return
         }
@@ -119,18 +119,4 @@ struct QueryStringEncoder {
     }
 
     private func rawValue<R: RawRepresentable>(of value: R) -> Any { value.rawValue }
-}
-
-/// Removes any number of `Optional` wrappers; `nil` when one of them is empty.
-func unwrapped(_ value: Any) -> Any? {
-    if let optional = value as? any OptionalProtocol { return optional.wrappedAny.flatMap(unwrapped) }
-    return value
-}
-
-protocol OptionalProtocol {
-    var wrappedAny: Any? { get }
-}
-
-extension Optional: OptionalProtocol {
-    var wrappedAny: Any? { self.map { $0 as Any } }
 }

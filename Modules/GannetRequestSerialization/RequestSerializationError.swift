@@ -21,11 +21,10 @@
 /// ```
 public struct RequestSerializationError: Error, CustomStringConvertible {
     /// What kind of failure this is.
-    public struct Code: Hashable, Sendable, CustomStringConvertible {
+    public struct Code: NamedErrorCode {
         /// A short identifier, stable across releases.
         public let name: String
         init(_ name: String) { self.name = name }
-        public var description: String { name }
 
         /// A header name or value that cannot be sent (CR, LF, NUL, a non-token name).
         /// Thrown wrapped in `GannetError(.invalidHeader)`.
@@ -84,6 +83,4 @@ public struct RequestSerializationError: Error, CustomStringConvertible {
     }
 }
 
-extension RequestSerializationError: LocalizedError {
-    public var errorDescription: String? { description }
-}
+extension RequestSerializationError: DescriptiveError {}

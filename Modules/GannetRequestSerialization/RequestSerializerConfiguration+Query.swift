@@ -47,7 +47,7 @@ extension RequestSerializerConfiguration {
 
     /// `application/x-www-form-urlencoded; charset=…`, the charset named after ``stringEncoding``.
     var formContentType: String {
-        guard let charset = IANACharset.name(of: stringEncoding) else { return "application/x-www-form-urlencoded" }
+        guard let charset = stringEncoding.ianaCharsetName else { return "application/x-www-form-urlencoded" }
         return "application/x-www-form-urlencoded; charset=\(charset)"
     }
 }

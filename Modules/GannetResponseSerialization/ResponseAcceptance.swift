@@ -20,3 +20,11 @@ struct ResponseAcceptance: Sendable {
         return validating as? S ?? serializer
     }
 }
+
+extension AnyResponseSerializer {
+    /// The wrapped serializer, when it is ``ResponseValidating``, also accepting what
+    /// `acceptance` names; any other serializer unchanged.
+    func accepting(_ acceptance: ResponseAcceptance) -> AnyResponseSerializer {
+        AnyResponseSerializer(acceptance.widening(base))
+    }
+}

@@ -99,14 +99,11 @@ public struct ResponseSerializationError: Error, Sendable {
     public var failingURL: URL? { response?.url.map(URL.removingCredentials) }
 }
 
-extension ResponseSerializationError: CustomStringConvertible, LocalizedError {
+extension ResponseSerializationError: DescriptiveError {
     /// ``message`` followed by the failing URL.
     public var description: String {
         guard let failingURL else { return message }
         return "\(message) (\(failingURL.absoluteString))"
     }
-
-    /// Same as ``description``.
-    public var errorDescription: String? { description }
 }
 

@@ -113,10 +113,7 @@ public struct ServerTrustError: Error, Sendable, CustomStringConvertible {
     public var description: String { message }
 }
 
-extension ServerTrustError: LocalizedError {
-    /// The message, for `localizedDescription`.
-    public var errorDescription: String? { message }
-}
+extension ServerTrustError: DescriptiveError {}
 
 /// The engine reads ``ServerTrustError/urlErrorCode`` through this conformance, so a rejected
 /// handshake fails with `.serverCertificateHasBadDate`, `.serverCertificateHasUnknownRoot`… as

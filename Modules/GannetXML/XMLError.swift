@@ -13,12 +13,10 @@
 /// ```
 public struct XMLError: Error, Sendable, CustomStringConvertible {
     /// What kind of failure this is.
-    public struct Code: Hashable, Sendable, CustomStringConvertible {
+    public struct Code: NamedErrorCode {
         /// A short identifier, stable across releases.
         public let name: String
         init(_ name: String) { self.name = name }
-        /// The identifier.
-        public var description: String { name }
 
         /// The input is not well-formed XML 1.0 with namespaces (libxml2's reason is in
         /// ``XMLError/message`` and its code in ``XMLError/nativeCode``).
@@ -94,7 +92,4 @@ public struct XMLError: Error, Sendable, CustomStringConvertible {
     }
 }
 
-extension XMLError: LocalizedError {
-    /// The same text as ``description``.
-    public var errorDescription: String? { description }
-}
+extension XMLError: DescriptiveError {}

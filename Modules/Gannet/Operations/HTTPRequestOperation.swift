@@ -98,7 +98,7 @@ public final class HTTPRequestOperation: Operation, @unchecked Sendable {
         // task: the handler reaches the operation through an owner it empties on completion,
         // so the two do not keep each other alive afterwards.
         let owner = Owner(self)
-        let task = manager.session.dataTask(with: request, serializer: ErasedResponseSerializer(base: serializer)) { response in
+        let task = manager.session.dataTask(with: request, serializer: AnyResponseSerializer(serializer)) { response in
             owner.take()?.finish(with: response)
         }
         // `isCancelled` is read under the lock that also publishes the task, so a concurrent

@@ -390,7 +390,7 @@ final class Transfer: @unchecked Sendable {
                         return 0
                     }
                     redirectTarget = next
-                    task.monitor?.willRedirect(task, response.map(LazyResponse.init(prebuilt:)) ?? LazyResponse(head: head, url: url), to: next)
+                    task.monitor?.willRedirect(task, response.map { LazyResponse(prebuilt: $0, head: head) } ?? LazyResponse(head: head, url: url), to: next)
                     return lineLength
                 }
             }
@@ -404,7 +404,7 @@ final class Transfer: @unchecked Sendable {
             $0.countOfBytesExpectedToReceive = expected
         }
         task.existingProgress(upload: false)?.totalUnitCount = expected
-        task.monitor?.didReceiveResponse(task, response.map(LazyResponse.init(prebuilt:)) ?? LazyResponse(head: head, url: url))
+        task.monitor?.didReceiveResponse(task, response.map { LazyResponse(prebuilt: $0, head: head) } ?? LazyResponse(head: head, url: url))
         if configuration.decompressesResponses, let coding = head.value("Content-Encoding"),
            !coding.isEmpty, coding.lowercased() != "identity" {
             let chunked = head.value("Transfer-Encoding")?.lowercased().contains("chunked") == true

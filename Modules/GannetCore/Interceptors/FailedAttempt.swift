@@ -28,7 +28,7 @@ public struct FailedAttempt: @unchecked Sendable {
         self.error = error
         self.data = data
         self.retryCount = retryCount
-        lazyResponse = response.map(LazyResponse.init(prebuilt:))
+        lazyResponse = response.map { LazyResponse(prebuilt: $0) }
     }
 
     /// The response, if one arrived. Built on first access.
