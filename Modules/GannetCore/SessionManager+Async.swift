@@ -29,6 +29,8 @@ extension SessionManager {
     /// let (body, head) = try response.get()
     /// ```
     /// - Parameters:
+    ///   - request: the request to send; its body is `httpBody` or `httpBodyStream`.
+    ///   - serializer: turns the response into the value of ``DataResponse/result``.
     ///   - interceptor: adapts and retries this request after the manager's ``interceptor``.
     ///   - uploadProgress: called with the task's upload `Progress` as body bytes are sent.
     ///   - downloadProgress: called with the task's download `Progress` as bytes arrive.

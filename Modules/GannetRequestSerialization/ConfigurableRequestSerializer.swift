@@ -4,7 +4,7 @@
 ///
 /// Conform a type by giving it a `configuration` and a
 /// `RequestSerializing.request(byEncoding:into:)`; ``prepare(_:)`` applies the
-/// configuration's headers and options, ``RequestValidation/validate(_:)`` checks the result:
+/// configuration's headers and options, `RequestValidation.validate(_:)` checks the result:
 ///
 /// ```swift
 /// struct CSVRequestSerializer: ConfigurableRequestSerializer {

@@ -30,7 +30,7 @@ public struct HTTPRequestSerializer: ConfigurableRequestSerializer {
     }
 
     /// Returns `request` with the default headers and options applied and `parameters` in its
-    /// query string or body, after ``RequestValidation/validate(_:)``.
+    /// query string or body, after `RequestValidation.validate(_:)`.
     public func request(byEncoding parameters: Parameters?, into request: URLRequest) throws -> URLRequest {
         var request = try prepare(request)
         if let parameters {

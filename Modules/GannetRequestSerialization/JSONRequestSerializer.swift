@@ -29,7 +29,7 @@ public struct JSONRequestSerializer: ConfigurableRequestSerializer {
 
     /// Returns `request` with the default headers and options applied and `parameters` as a
     /// JSON body (or in the query string for `GET`, `HEAD`, `DELETE`), after
-    /// ``RequestValidation/validate(_:)``. `nil` parameters leave the body alone.
+    /// `RequestValidation.validate(_:)`. `nil` parameters leave the body alone.
     public func request(byEncoding parameters: Parameters?, into request: URLRequest) throws -> URLRequest {
         if encodesParametersInURI(request) {
             return try HTTPRequestSerializer(configuration: configuration).request(byEncoding: parameters, into: request)
