@@ -1,6 +1,8 @@
 # `make bench` runs the benchmarks (Benchmarks/README.md); pass options with BENCH_ARGS, e.g.
 #   make bench BENCH_ARGS="--quick"
 #   make bench-profile            # callgrind: instructions per request, Gannet against a bare curl loop
+#   make format                   # rewrite every Swift file as .swift-format says
+#   make check-format             # swift format lint --strict over every Swift file (CI runs it)
 #   make check-docs               # every swift snippet of README.md and docs/ type-checks (docs/README.md)
 #   make check-docs DOCS="docs/new-page.md"    # only these pages
 #   make check-linkage            # products link only what Package.swift promises
@@ -9,7 +11,7 @@
 BENCH_ARGS ?=
 DOCS ?=
 
-.PHONY: bench bench-profile check-docs check-linkage check-example docc
+.PHONY: bench bench-profile check-docs check-linkage check-example docc format check-format
 bench:
 	Benchmarks/run.sh $(BENCH_ARGS)
 
@@ -27,3 +29,9 @@ check-example:
 
 docc:
 	bash scripts/check-docc.sh
+
+format:
+	git ls-files -z '*.swift' | xargs -0 swift format format -i --parallel --configuration .swift-format
+
+check-format:
+	bash scripts/check-format.sh

@@ -89,7 +89,9 @@ let package = Package(
         ),
         .target(
             name: "Gannet",
-            dependencies: ["GannetCore", "GannetRequestSerialization", "GannetResponseSerialization", "GannetReachability"],
+            dependencies: [
+                "GannetCore", "GannetRequestSerialization", "GannetResponseSerialization", "GannetReachability",
+            ],
             path: "Modules/Gannet",
             swiftSettings: strictSettings
         ),

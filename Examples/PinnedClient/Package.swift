@@ -10,7 +10,7 @@ import PackageDescription
 let package = Package(
     name: "PinnedClient",
     dependencies: [
-        .package(name: "Gannet", path: "../.."),
+        .package(name: "Gannet", path: "../..")
     ],
     targets: [
         .executableTarget(

@@ -39,7 +39,10 @@ public struct HTTPResponse<Value: Sendable>: Sendable {
     /// The body decoded into `type` by `decoder` (JSON by default), without validation.
     ///
     /// - Throws: the decoder's error.
-    public func decoded<T: Decodable>(as type: T.Type = T.self, using decoder: any DataDecoder = JSONDecoder()) throws -> T {
+    public func decoded<T: Decodable>(
+        as type: T.Type = T.self,
+        using decoder: any DataDecoder = JSONDecoder()
+    ) throws -> T {
         try decoder.decode(type, from: data)
     }
 }
@@ -48,7 +51,12 @@ extension HTTPResponse {
     /// The response for a finished ``GannetCore/DataResponse``, or its error.
     init(_ response: DataResponse<Value>, sentRequest: URLRequest) throws {
         let (value, httpResponse) = try response.get()
-        self.init(request: response.request ?? sentRequest, response: httpResponse, data: response.data ?? Data(),
-                  value: value, metrics: response.metrics)
+        self.init(
+            request: response.request ?? sentRequest,
+            response: httpResponse,
+            data: response.data ?? Data(),
+            value: value,
+            metrics: response.metrics
+        )
     }
 }

@@ -11,8 +11,12 @@ extension HTTPSessionManager {
     /// - Throws: the request-building errors of ``request(method:urlString:parameters:headers:)``
     ///   (nothing is sent), the transport `URLError`, or the serializer's error.
     public func response<Serializer: ResponseSerializing>(
-        method: String, _ urlString: String, parameters: Parameters? = nil, headers: [String: String]? = nil,
-        serializer: Serializer, interceptor: (any RequestInterceptor)? = nil
+        method: String,
+        _ urlString: String,
+        parameters: Parameters? = nil,
+        headers: [String: String]? = nil,
+        serializer: Serializer,
+        interceptor: (any RequestInterceptor)? = nil
     ) async throws -> HTTPResponse<Serializer.Output> {
         let request = try self.request(method: method, urlString: urlString, parameters: parameters, headers: headers)
         return try await response(for: request, serializer: serializer, interceptor: interceptor)
@@ -21,9 +25,14 @@ extension HTTPSessionManager {
     /// Sends a request that is already built and returns what `serializer` made of it;
     /// `interceptor` adapts and retries it after the manager's ``interceptor``.
     public func response<Serializer: ResponseSerializing>(
-        for request: URLRequest, serializer: Serializer, interceptor: (any RequestInterceptor)? = nil
+        for request: URLRequest,
+        serializer: Serializer,
+        interceptor: (any RequestInterceptor)? = nil
     ) async throws -> HTTPResponse<Serializer.Output> {
-        try HTTPResponse(await session.response(for: request, serializer: serializer, interceptor: interceptor), sentRequest: request)
+        try HTTPResponse(
+            await session.response(for: request, serializer: serializer, interceptor: interceptor),
+            sentRequest: request
+        )
     }
 
     /// `GET`, serialized by ``responseSerializer``.
@@ -32,8 +41,18 @@ extension HTTPSessionManager {
     /// let response = try await manager.get("users", parameters: ["page": 2])
     /// print(response.statusCode, response.value as Any)
     /// ```
-    public func get(_ urlString: String, parameters: Parameters? = nil, headers: [String: String]? = nil) async throws -> HTTPResponse<(any Sendable)?> {
-        try await response(method: "GET", urlString, parameters: parameters, headers: headers, serializer: AnyResponseSerializer(responseSerializer))
+    public func get(
+        _ urlString: String,
+        parameters: Parameters? = nil,
+        headers: [String: String]? = nil
+    ) async throws -> HTTPResponse<(any Sendable)?> {
+        try await response(
+            method: "GET",
+            urlString,
+            parameters: parameters,
+            headers: headers,
+            serializer: AnyResponseSerializer(responseSerializer)
+        )
     }
 
     /// `GET`, the body decoded into `type` by `decoder` (a `JSONDecoder` by default) after the
@@ -51,13 +70,26 @@ extension HTTPSessionManager {
     /// serializer's defaults (a non-JSON `decoder` already accepts any content type). For full
     /// control pass a serializer: ``get(_:parameters:headers:serializer:)``.
     public func get<T: Decodable & Sendable>(
-        _ urlString: String, parameters: Parameters? = nil, headers: [String: String]? = nil,
-        as type: T.Type, decoder: any DataDecoder = JSONDecoder(),
-        acceptingContentTypes: Set<MediaType> = [], acceptingStatusCodes: IndexSet = []
+        _ urlString: String,
+        parameters: Parameters? = nil,
+        headers: [String: String]? = nil,
+        as type: T.Type,
+        decoder: any DataDecoder = JSONDecoder(),
+        acceptingContentTypes: Set<MediaType> = [],
+        acceptingStatusCodes: IndexSet = []
     ) async throws -> T {
-        try await response(method: "GET", urlString, parameters: parameters, headers: headers,
-                           serializer: Self.decodingSerializer(for: type, decoder: decoder, acceptingContentTypes: acceptingContentTypes,
-                                                               acceptingStatusCodes: acceptingStatusCodes)).value
+        try await response(
+            method: "GET",
+            urlString,
+            parameters: parameters,
+            headers: headers,
+            serializer: Self.decodingSerializer(
+                for: type,
+                decoder: decoder,
+                acceptingContentTypes: acceptingContentTypes,
+                acceptingStatusCodes: acceptingStatusCodes
+            )
+        ).value
     }
 
     /// `GET`, serialized by `serializer` instead of ``responseSerializer``: any serializer,
@@ -68,115 +100,245 @@ extension HTTPSessionManager {
     /// let page = try await manager.get("html", serializer: StringResponseSerializer().accepting(statusCodes: [404]))
     /// ```
     public func get<Serializer: ResponseSerializing>(
-        _ urlString: String, parameters: Parameters? = nil, headers: [String: String]? = nil, serializer: Serializer
+        _ urlString: String,
+        parameters: Parameters? = nil,
+        headers: [String: String]? = nil,
+        serializer: Serializer
     ) async throws -> HTTPResponse<Serializer.Output> {
         try await response(method: "GET", urlString, parameters: parameters, headers: headers, serializer: serializer)
     }
 
     /// `POST`, serialized by `serializer` (see ``get(_:parameters:headers:serializer:)``).
     public func post<Serializer: ResponseSerializing>(
-        _ urlString: String, parameters: Parameters? = nil, headers: [String: String]? = nil, serializer: Serializer
+        _ urlString: String,
+        parameters: Parameters? = nil,
+        headers: [String: String]? = nil,
+        serializer: Serializer
     ) async throws -> HTTPResponse<Serializer.Output> {
         try await response(method: "POST", urlString, parameters: parameters, headers: headers, serializer: serializer)
     }
 
     /// `PUT`, serialized by `serializer` (see ``get(_:parameters:headers:serializer:)``).
     public func put<Serializer: ResponseSerializing>(
-        _ urlString: String, parameters: Parameters? = nil, headers: [String: String]? = nil, serializer: Serializer
+        _ urlString: String,
+        parameters: Parameters? = nil,
+        headers: [String: String]? = nil,
+        serializer: Serializer
     ) async throws -> HTTPResponse<Serializer.Output> {
         try await response(method: "PUT", urlString, parameters: parameters, headers: headers, serializer: serializer)
     }
 
     /// `PATCH`, serialized by `serializer` (see ``get(_:parameters:headers:serializer:)``).
     public func patch<Serializer: ResponseSerializing>(
-        _ urlString: String, parameters: Parameters? = nil, headers: [String: String]? = nil, serializer: Serializer
+        _ urlString: String,
+        parameters: Parameters? = nil,
+        headers: [String: String]? = nil,
+        serializer: Serializer
     ) async throws -> HTTPResponse<Serializer.Output> {
         try await response(method: "PATCH", urlString, parameters: parameters, headers: headers, serializer: serializer)
     }
 
     /// `DELETE`, serialized by `serializer` (see ``get(_:parameters:headers:serializer:)``).
     public func delete<Serializer: ResponseSerializing>(
-        _ urlString: String, parameters: Parameters? = nil, headers: [String: String]? = nil, serializer: Serializer
+        _ urlString: String,
+        parameters: Parameters? = nil,
+        headers: [String: String]? = nil,
+        serializer: Serializer
     ) async throws -> HTTPResponse<Serializer.Output> {
-        try await response(method: "DELETE", urlString, parameters: parameters, headers: headers, serializer: serializer)
+        try await response(
+            method: "DELETE",
+            urlString,
+            parameters: parameters,
+            headers: headers,
+            serializer: serializer
+        )
     }
 
     /// `HEAD`; the response's headers are in ``HTTPResponse/response``.
-    public func head(_ urlString: String, parameters: Parameters? = nil, headers: [String: String]? = nil) async throws -> HTTPResponse<(any Sendable)?> {
-        try await response(method: "HEAD", urlString, parameters: parameters, headers: headers, serializer: AnyResponseSerializer(responseSerializer))
+    public func head(
+        _ urlString: String,
+        parameters: Parameters? = nil,
+        headers: [String: String]? = nil
+    ) async throws -> HTTPResponse<(any Sendable)?> {
+        try await response(
+            method: "HEAD",
+            urlString,
+            parameters: parameters,
+            headers: headers,
+            serializer: AnyResponseSerializer(responseSerializer)
+        )
     }
 
     /// `POST`, serialized by ``responseSerializer``.
-    public func post(_ urlString: String, parameters: Parameters? = nil, headers: [String: String]? = nil) async throws -> HTTPResponse<(any Sendable)?> {
-        try await response(method: "POST", urlString, parameters: parameters, headers: headers, serializer: AnyResponseSerializer(responseSerializer))
+    public func post(
+        _ urlString: String,
+        parameters: Parameters? = nil,
+        headers: [String: String]? = nil
+    ) async throws -> HTTPResponse<(any Sendable)?> {
+        try await response(
+            method: "POST",
+            urlString,
+            parameters: parameters,
+            headers: headers,
+            serializer: AnyResponseSerializer(responseSerializer)
+        )
     }
 
     /// `POST`, the body decoded into `type` (see ``get(_:parameters:headers:as:decoder:acceptingContentTypes:acceptingStatusCodes:)``).
     public func post<T: Decodable & Sendable>(
-        _ urlString: String, parameters: Parameters? = nil, headers: [String: String]? = nil,
-        as type: T.Type, decoder: any DataDecoder = JSONDecoder(),
-        acceptingContentTypes: Set<MediaType> = [], acceptingStatusCodes: IndexSet = []
+        _ urlString: String,
+        parameters: Parameters? = nil,
+        headers: [String: String]? = nil,
+        as type: T.Type,
+        decoder: any DataDecoder = JSONDecoder(),
+        acceptingContentTypes: Set<MediaType> = [],
+        acceptingStatusCodes: IndexSet = []
     ) async throws -> T {
-        try await response(method: "POST", urlString, parameters: parameters, headers: headers,
-                           serializer: Self.decodingSerializer(for: type, decoder: decoder, acceptingContentTypes: acceptingContentTypes,
-                                                               acceptingStatusCodes: acceptingStatusCodes)).value
+        try await response(
+            method: "POST",
+            urlString,
+            parameters: parameters,
+            headers: headers,
+            serializer: Self.decodingSerializer(
+                for: type,
+                decoder: decoder,
+                acceptingContentTypes: acceptingContentTypes,
+                acceptingStatusCodes: acceptingStatusCodes
+            )
+        ).value
     }
 
     /// `POST` with a streamed `multipart/form-data` body (see
     /// ``POST(_:parameters:headers:constructingBodyWith:progress:success:failure:)``).
     public func post(
-        _ urlString: String, parameters: Parameters? = nil, headers: [String: String]? = nil,
+        _ urlString: String,
+        parameters: Parameters? = nil,
+        headers: [String: String]? = nil,
         constructingBodyWith block: (inout MultipartFormData) throws -> Void
     ) async throws -> HTTPResponse<(any Sendable)?> {
-        let request = try multipartRequest(urlString: urlString, parameters: parameters, headers: headers, constructingBodyWith: block)
+        let request = try multipartRequest(
+            urlString: urlString,
+            parameters: parameters,
+            headers: headers,
+            constructingBodyWith: block
+        )
         return try await response(for: request, serializer: AnyResponseSerializer(responseSerializer))
     }
 
     /// `PUT`, serialized by ``responseSerializer``.
-    public func put(_ urlString: String, parameters: Parameters? = nil, headers: [String: String]? = nil) async throws -> HTTPResponse<(any Sendable)?> {
-        try await response(method: "PUT", urlString, parameters: parameters, headers: headers, serializer: AnyResponseSerializer(responseSerializer))
+    public func put(
+        _ urlString: String,
+        parameters: Parameters? = nil,
+        headers: [String: String]? = nil
+    ) async throws -> HTTPResponse<(any Sendable)?> {
+        try await response(
+            method: "PUT",
+            urlString,
+            parameters: parameters,
+            headers: headers,
+            serializer: AnyResponseSerializer(responseSerializer)
+        )
     }
 
     /// `PUT`, the body decoded into `type` (see ``get(_:parameters:headers:as:decoder:acceptingContentTypes:acceptingStatusCodes:)``).
     public func put<T: Decodable & Sendable>(
-        _ urlString: String, parameters: Parameters? = nil, headers: [String: String]? = nil,
-        as type: T.Type, decoder: any DataDecoder = JSONDecoder(),
-        acceptingContentTypes: Set<MediaType> = [], acceptingStatusCodes: IndexSet = []
+        _ urlString: String,
+        parameters: Parameters? = nil,
+        headers: [String: String]? = nil,
+        as type: T.Type,
+        decoder: any DataDecoder = JSONDecoder(),
+        acceptingContentTypes: Set<MediaType> = [],
+        acceptingStatusCodes: IndexSet = []
     ) async throws -> T {
-        try await response(method: "PUT", urlString, parameters: parameters, headers: headers,
-                           serializer: Self.decodingSerializer(for: type, decoder: decoder, acceptingContentTypes: acceptingContentTypes,
-                                                               acceptingStatusCodes: acceptingStatusCodes)).value
+        try await response(
+            method: "PUT",
+            urlString,
+            parameters: parameters,
+            headers: headers,
+            serializer: Self.decodingSerializer(
+                for: type,
+                decoder: decoder,
+                acceptingContentTypes: acceptingContentTypes,
+                acceptingStatusCodes: acceptingStatusCodes
+            )
+        ).value
     }
 
     /// `PATCH`, serialized by ``responseSerializer``.
-    public func patch(_ urlString: String, parameters: Parameters? = nil, headers: [String: String]? = nil) async throws -> HTTPResponse<(any Sendable)?> {
-        try await response(method: "PATCH", urlString, parameters: parameters, headers: headers, serializer: AnyResponseSerializer(responseSerializer))
+    public func patch(
+        _ urlString: String,
+        parameters: Parameters? = nil,
+        headers: [String: String]? = nil
+    ) async throws -> HTTPResponse<(any Sendable)?> {
+        try await response(
+            method: "PATCH",
+            urlString,
+            parameters: parameters,
+            headers: headers,
+            serializer: AnyResponseSerializer(responseSerializer)
+        )
     }
 
     /// `PATCH`, the body decoded into `type` (see ``get(_:parameters:headers:as:decoder:acceptingContentTypes:acceptingStatusCodes:)``).
     public func patch<T: Decodable & Sendable>(
-        _ urlString: String, parameters: Parameters? = nil, headers: [String: String]? = nil,
-        as type: T.Type, decoder: any DataDecoder = JSONDecoder(),
-        acceptingContentTypes: Set<MediaType> = [], acceptingStatusCodes: IndexSet = []
+        _ urlString: String,
+        parameters: Parameters? = nil,
+        headers: [String: String]? = nil,
+        as type: T.Type,
+        decoder: any DataDecoder = JSONDecoder(),
+        acceptingContentTypes: Set<MediaType> = [],
+        acceptingStatusCodes: IndexSet = []
     ) async throws -> T {
-        try await response(method: "PATCH", urlString, parameters: parameters, headers: headers,
-                           serializer: Self.decodingSerializer(for: type, decoder: decoder, acceptingContentTypes: acceptingContentTypes,
-                                                               acceptingStatusCodes: acceptingStatusCodes)).value
+        try await response(
+            method: "PATCH",
+            urlString,
+            parameters: parameters,
+            headers: headers,
+            serializer: Self.decodingSerializer(
+                for: type,
+                decoder: decoder,
+                acceptingContentTypes: acceptingContentTypes,
+                acceptingStatusCodes: acceptingStatusCodes
+            )
+        ).value
     }
 
     /// `DELETE`, serialized by ``responseSerializer``.
-    public func delete(_ urlString: String, parameters: Parameters? = nil, headers: [String: String]? = nil) async throws -> HTTPResponse<(any Sendable)?> {
-        try await response(method: "DELETE", urlString, parameters: parameters, headers: headers, serializer: AnyResponseSerializer(responseSerializer))
+    public func delete(
+        _ urlString: String,
+        parameters: Parameters? = nil,
+        headers: [String: String]? = nil
+    ) async throws -> HTTPResponse<(any Sendable)?> {
+        try await response(
+            method: "DELETE",
+            urlString,
+            parameters: parameters,
+            headers: headers,
+            serializer: AnyResponseSerializer(responseSerializer)
+        )
     }
 
     /// `DELETE`, the body decoded into `type` (see ``get(_:parameters:headers:as:decoder:acceptingContentTypes:acceptingStatusCodes:)``).
     public func delete<T: Decodable & Sendable>(
-        _ urlString: String, parameters: Parameters? = nil, headers: [String: String]? = nil,
-        as type: T.Type, decoder: any DataDecoder = JSONDecoder(),
-        acceptingContentTypes: Set<MediaType> = [], acceptingStatusCodes: IndexSet = []
+        _ urlString: String,
+        parameters: Parameters? = nil,
+        headers: [String: String]? = nil,
+        as type: T.Type,
+        decoder: any DataDecoder = JSONDecoder(),
+        acceptingContentTypes: Set<MediaType> = [],
+        acceptingStatusCodes: IndexSet = []
     ) async throws -> T {
-        try await response(method: "DELETE", urlString, parameters: parameters, headers: headers,
-                           serializer: Self.decodingSerializer(for: type, decoder: decoder, acceptingContentTypes: acceptingContentTypes,
-                                                               acceptingStatusCodes: acceptingStatusCodes)).value
+        try await response(
+            method: "DELETE",
+            urlString,
+            parameters: parameters,
+            headers: headers,
+            serializer: Self.decodingSerializer(
+                for: type,
+                decoder: decoder,
+                acceptingContentTypes: acceptingContentTypes,
+                acceptingStatusCodes: acceptingStatusCodes
+            )
+        ).value
     }
 }

@@ -4,8 +4,10 @@ extension HTTPSessionManager {
     /// `Content-Type` before decoding, and decodes `Empty` from a 204; it also accepts
     /// `acceptingContentTypes` and `acceptingStatusCodes`.
     static func decodingSerializer<T: Decodable & Sendable>(
-        for type: T.Type, decoder: any DataDecoder,
-        acceptingContentTypes: Set<MediaType> = [], acceptingStatusCodes: IndexSet = []
+        for type: T.Type,
+        decoder: any DataDecoder,
+        acceptingContentTypes: Set<MediaType> = [],
+        acceptingStatusCodes: IndexSet = []
     ) -> DecodableResponseSerializer<T> {
         DecodableResponseSerializer(of: type, decoder: decoder)
             .accepting(contentTypes: acceptingContentTypes)

@@ -11,9 +11,14 @@ extension HTTPSessionManager {
     /// No response serializer runs: the status code is yours to check. Cancelling the Swift
     /// task that iterates, or dropping the stream, cancels the transfer.
     public func bytes(
-        _ urlString: String, method: String = "GET", parameters: Parameters? = nil, headers: [String: String]? = nil
+        _ urlString: String,
+        method: String = "GET",
+        parameters: Parameters? = nil,
+        headers: [String: String]? = nil
     ) async throws -> (HTTPURLResponse, AsyncThrowingStream<Data, any Error>) {
-        try await session.bytes(for: request(method: method, urlString: urlString, parameters: parameters, headers: headers))
+        try await session.bytes(
+            for: request(method: method, urlString: urlString, parameters: parameters, headers: headers)
+        )
     }
 
     /// Downloads `urlString` into `fileURL` (replacing it), the body streamed to a temporary
@@ -27,9 +32,15 @@ extension HTTPSessionManager {
     /// No response serializer runs: a 404 page is saved like any body, so check
     /// `response.statusCode`.
     public func download(
-        _ urlString: String, method: String = "GET", parameters: Parameters? = nil, headers: [String: String]? = nil,
+        _ urlString: String,
+        method: String = "GET",
+        parameters: Parameters? = nil,
+        headers: [String: String]? = nil,
         to fileURL: URL
     ) async throws -> (URL, HTTPURLResponse) {
-        try await session.download(for: request(method: method, urlString: urlString, parameters: parameters, headers: headers), to: fileURL)
+        try await session.download(
+            for: request(method: method, urlString: urlString, parameters: parameters, headers: headers),
+            to: fileURL
+        )
     }
 }

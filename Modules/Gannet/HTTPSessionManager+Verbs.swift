@@ -29,22 +29,38 @@ extension HTTPSessionManager {
             deliverEarlyFailure(error, to: failure)
             return nil
         }
-        return dataTask(with: request, uploadProgress: uploadProgress, downloadProgress: downloadProgress,
-                        success: success, failure: failure)
+        return dataTask(
+            with: request,
+            uploadProgress: uploadProgress,
+            downloadProgress: downloadProgress,
+            success: success,
+            failure: failure
+        )
     }
 
     /// A data task for a built request, with AFNetworking's success/failure split.
-    func dataTask(with request: URLRequest, uploadProgress: ProgressHandler?, downloadProgress: ProgressHandler?,
-                  success: Success?, failure: Failure?) -> SessionTask {
+    func dataTask(
+        with request: URLRequest,
+        uploadProgress: ProgressHandler?,
+        downloadProgress: ProgressHandler?,
+        success: Success?,
+        failure: Failure?
+    ) -> SessionTask {
         let reference = TaskReference()
         let task = session.dataTask(
-            with: request, serializer: AnyResponseSerializer(responseSerializer),
-            uploadProgress: uploadProgress, downloadProgress: downloadProgress
+            with: request,
+            serializer: AnyResponseSerializer(responseSerializer),
+            uploadProgress: uploadProgress,
+            downloadProgress: downloadProgress
         ) { response in
             let task = reference.task
             switch response.result {
             case .success(let value):
-                if let task { success?(task, value) } else { failure?(nil, GannetError(.transport, "The task completed before it existed")) }
+                if let task {
+                    success?(task, value)
+                } else {
+                    failure?(nil, GannetError(.transport, "The task completed before it existed"))
+                }
             case .failure(let error):
                 failure?(task, error)
             }
@@ -70,38 +86,77 @@ extension HTTPSessionManager {
     /// ```
     @discardableResult
     public func GET(
-        _ urlString: String, parameters: Parameters? = nil, headers: [String: String]? = nil,
+        _ urlString: String,
+        parameters: Parameters? = nil,
+        headers: [String: String]? = nil,
         progress downloadProgress: ProgressHandler? = nil,
-        success: Success? = nil, failure: Failure? = nil
+        success: Success? = nil,
+        failure: Failure? = nil
     ) -> SessionTask? {
-        resumed(dataTask(withHTTPMethod: "GET", URLString: urlString, parameters: parameters, headers: headers,
-                         uploadProgress: nil, downloadProgress: downloadProgress, success: success, failure: failure))
+        resumed(
+            dataTask(
+                withHTTPMethod: "GET",
+                URLString: urlString,
+                parameters: parameters,
+                headers: headers,
+                uploadProgress: nil,
+                downloadProgress: downloadProgress,
+                success: success,
+                failure: failure
+            )
+        )
     }
 
     /// `HEAD`: `success` gets the task only (its `response` holds the headers). Resumed at once.
     @discardableResult
     public func HEAD(
-        _ urlString: String, parameters: Parameters? = nil, headers: [String: String]? = nil,
-        success: (@Sendable (SessionTask) -> Void)? = nil, failure: Failure? = nil
+        _ urlString: String,
+        parameters: Parameters? = nil,
+        headers: [String: String]? = nil,
+        success: (@Sendable (SessionTask) -> Void)? = nil,
+        failure: Failure? = nil
     ) -> SessionTask? {
         var taskOnly: Success?
         if let success {
             taskOnly = { task, _ in success(task) }
         }
-        return resumed(dataTask(withHTTPMethod: "HEAD", URLString: urlString, parameters: parameters, headers: headers,
-                                uploadProgress: nil, downloadProgress: nil, success: taskOnly, failure: failure))
+        return resumed(
+            dataTask(
+                withHTTPMethod: "HEAD",
+                URLString: urlString,
+                parameters: parameters,
+                headers: headers,
+                uploadProgress: nil,
+                downloadProgress: nil,
+                success: taskOnly,
+                failure: failure
+            )
+        )
     }
 
     /// `POST`: parameters in the body (a URL-encoded form with the default serializer).
     /// Resumed at once.
     @discardableResult
     public func POST(
-        _ urlString: String, parameters: Parameters? = nil, headers: [String: String]? = nil,
+        _ urlString: String,
+        parameters: Parameters? = nil,
+        headers: [String: String]? = nil,
         progress uploadProgress: ProgressHandler? = nil,
-        success: Success? = nil, failure: Failure? = nil
+        success: Success? = nil,
+        failure: Failure? = nil
     ) -> SessionTask? {
-        resumed(dataTask(withHTTPMethod: "POST", URLString: urlString, parameters: parameters, headers: headers,
-                         uploadProgress: uploadProgress, downloadProgress: nil, success: success, failure: failure))
+        resumed(
+            dataTask(
+                withHTTPMethod: "POST",
+                URLString: urlString,
+                parameters: parameters,
+                headers: headers,
+                uploadProgress: uploadProgress,
+                downloadProgress: nil,
+                success: success,
+                failure: failure
+            )
+        )
     }
 
     /// `POST` with a streamed `multipart/form-data` body: `parameters` become form fields
@@ -123,62 +178,124 @@ extension HTTPSessionManager {
     /// in `headers`. An error thrown by `block` reaches `failure` with a `nil` task.
     @discardableResult
     public func POST(
-        _ urlString: String, parameters: Parameters? = nil, headers: [String: String]? = nil,
+        _ urlString: String,
+        parameters: Parameters? = nil,
+        headers: [String: String]? = nil,
         constructingBodyWith block: (inout MultipartFormData) throws -> Void,
         progress uploadProgress: ProgressHandler? = nil,
-        success: Success? = nil, failure: Failure? = nil
+        success: Success? = nil,
+        failure: Failure? = nil
     ) -> SessionTask? {
         let request: URLRequest
         do {
-            request = try multipartRequest(urlString: urlString, parameters: parameters, headers: headers, constructingBodyWith: block)
+            request = try multipartRequest(
+                urlString: urlString,
+                parameters: parameters,
+                headers: headers,
+                constructingBodyWith: block
+            )
         } catch {
             deliverEarlyFailure(error, to: failure)
             return nil
         }
-        return resumed(dataTask(with: request, uploadProgress: uploadProgress, downloadProgress: nil, success: success, failure: failure))
+        return resumed(
+            dataTask(
+                with: request,
+                uploadProgress: uploadProgress,
+                downloadProgress: nil,
+                success: success,
+                failure: failure
+            )
+        )
     }
 
     /// `PUT`: parameters in the body. Resumed at once.
     @discardableResult
     public func PUT(
-        _ urlString: String, parameters: Parameters? = nil, headers: [String: String]? = nil,
+        _ urlString: String,
+        parameters: Parameters? = nil,
+        headers: [String: String]? = nil,
         progress uploadProgress: ProgressHandler? = nil,
-        success: Success? = nil, failure: Failure? = nil
+        success: Success? = nil,
+        failure: Failure? = nil
     ) -> SessionTask? {
-        resumed(dataTask(withHTTPMethod: "PUT", URLString: urlString, parameters: parameters, headers: headers,
-                         uploadProgress: uploadProgress, downloadProgress: nil, success: success, failure: failure))
+        resumed(
+            dataTask(
+                withHTTPMethod: "PUT",
+                URLString: urlString,
+                parameters: parameters,
+                headers: headers,
+                uploadProgress: uploadProgress,
+                downloadProgress: nil,
+                success: success,
+                failure: failure
+            )
+        )
     }
 
     /// `PATCH`: parameters in the body. Resumed at once.
     @discardableResult
     public func PATCH(
-        _ urlString: String, parameters: Parameters? = nil, headers: [String: String]? = nil,
+        _ urlString: String,
+        parameters: Parameters? = nil,
+        headers: [String: String]? = nil,
         progress uploadProgress: ProgressHandler? = nil,
-        success: Success? = nil, failure: Failure? = nil
+        success: Success? = nil,
+        failure: Failure? = nil
     ) -> SessionTask? {
-        resumed(dataTask(withHTTPMethod: "PATCH", URLString: urlString, parameters: parameters, headers: headers,
-                         uploadProgress: uploadProgress, downloadProgress: nil, success: success, failure: failure))
+        resumed(
+            dataTask(
+                withHTTPMethod: "PATCH",
+                URLString: urlString,
+                parameters: parameters,
+                headers: headers,
+                uploadProgress: uploadProgress,
+                downloadProgress: nil,
+                success: success,
+                failure: failure
+            )
+        )
     }
 
     /// `DELETE`: parameters in the query string (with the default serializer). Resumed at once.
     @discardableResult
     public func DELETE(
-        _ urlString: String, parameters: Parameters? = nil, headers: [String: String]? = nil,
-        success: Success? = nil, failure: Failure? = nil
+        _ urlString: String,
+        parameters: Parameters? = nil,
+        headers: [String: String]? = nil,
+        success: Success? = nil,
+        failure: Failure? = nil
     ) -> SessionTask? {
-        resumed(dataTask(withHTTPMethod: "DELETE", URLString: urlString, parameters: parameters, headers: headers,
-                         uploadProgress: nil, downloadProgress: nil, success: success, failure: failure))
+        resumed(
+            dataTask(
+                withHTTPMethod: "DELETE",
+                URLString: urlString,
+                parameters: parameters,
+                headers: headers,
+                uploadProgress: nil,
+                downloadProgress: nil,
+                success: success,
+                failure: failure
+            )
+        )
     }
 
     /// The multipart `POST` request: URL, headers, then the body from the serializer's
     /// configuration, parameters and `block`.
     func multipartRequest(
-        method: String = "POST", urlString: String, parameters: Parameters?, headers: [String: String]?,
+        method: String = "POST",
+        urlString: String,
+        parameters: Parameters?,
+        headers: [String: String]?,
         constructingBodyWith block: (inout MultipartFormData) throws -> Void
     ) throws -> URLRequest {
         let base = try baseRequest(method: method, urlString: urlString, headers: headers)
         var request = try requestSerializer.multipartFormRequest(
-            method: method, urlString: base.url?.absoluteString ?? urlString, parameters: parameters, constructingBodyWith: block)
+            method: method,
+            urlString: base.url?.absoluteString ?? urlString,
+            parameters: parameters,
+            constructingBodyWith: block
+        )
         let framing: Set<String> = ["content-type", "content-length"]
         for (field, value) in base.allHTTPHeaderFields ?? [:] where !framing.contains(field.lowercased()) {
             request.setValue(value, forHTTPHeaderField: field)

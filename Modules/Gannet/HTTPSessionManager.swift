@@ -70,7 +70,11 @@ public final class HTTPSessionManager: Sendable {
     /// - Throws: ``InsecureTransportError`` when the policy requires secure transport
     ///   (`requiresSecureTransport`, true for a pinning policy) and `baseURL` is `nil` or not
     ///   `https`, as AFNetworking's `setSecurityPolicy:` refused it.
-    public convenience init(baseURL: URL?, securityPolicy: any ServerTrustEvaluating, configuration: SessionConfiguration = .default) throws {
+    public convenience init(
+        baseURL: URL?,
+        securityPolicy: any ServerTrustEvaluating,
+        configuration: SessionConfiguration = .default
+    ) throws {
         if securityPolicy.requiresSecureTransport, baseURL?.scheme?.lowercased() != "https" {
             throw InsecureTransportError(url: baseURL, reason: baseURL == nil ? .noBaseURL : .insecureBaseURL)
         }
@@ -188,13 +192,19 @@ public final class HTTPSessionManager: Sendable {
     ///   character, is not a URL, or is relative while the manager has no base URL.
     public func url(for urlString: String) throws -> URL {
         if urlString.unicodeScalars.contains(where: { $0.value <= 0x20 || $0.value == 0x7F }) {
-            throw GannetError(.invalidRequest, "The URL string \(urlString.debugDescription) holds a space or a control character; percent-escape it")
+            throw GannetError(
+                .invalidRequest,
+                "The URL string \(urlString.debugDescription) holds a space or a control character; percent-escape it"
+            )
         }
         if urlString.isEmpty, let baseURL { return baseURL }
         guard let url = URL(string: urlString, relativeTo: baseURL)?.absoluteURL, url.scheme != nil else {
-            throw GannetError(.invalidRequest, baseURL == nil
-                ? "\(urlString.debugDescription) is not an absolute URL and the manager has no base URL"
-                : "\(urlString.debugDescription) is not a valid URL")
+            throw GannetError(
+                .invalidRequest,
+                baseURL == nil
+                    ? "\(urlString.debugDescription) is not an absolute URL and the manager has no base URL"
+                    : "\(urlString.debugDescription) is not a valid URL"
+            )
         }
         return url
     }
@@ -206,8 +216,16 @@ public final class HTTPSessionManager: Sendable {
     /// - Throws: the errors of ``url(for:)``; `GannetError(.invalidHeader)` for a header that
     ///   cannot be sent; ``InsecureTransportError`` for a non-`https` URL when the security policy
     ///   requires secure transport; whatever the serializer throws.
-    public func request(method: String, urlString: String, parameters: Parameters?, headers: [String: String]?) throws -> URLRequest {
-        try requestSerializer.request(byEncoding: parameters, into: baseRequest(method: method, urlString: urlString, headers: headers))
+    public func request(
+        method: String,
+        urlString: String,
+        parameters: Parameters?,
+        headers: [String: String]?
+    ) throws -> URLRequest {
+        try requestSerializer.request(
+            byEncoding: parameters,
+            into: baseRequest(method: method, urlString: urlString, headers: headers)
+        )
     }
 
     /// The request before parameters are encoded: URL, method and headers, checked.
@@ -217,7 +235,10 @@ public final class HTTPSessionManager: Sendable {
             throw InsecureTransportError(url: url, reason: .insecureRequestURL)
         }
         guard RequestValidation.isValidMethod(method) else {
-            throw GannetError(.invalidRequest, "The method \(method.debugDescription) is not an HTTP token (RFC 9110 §9.1)")
+            throw GannetError(
+                .invalidRequest,
+                "The method \(method.debugDescription) is not an HTTP token (RFC 9110 §9.1)"
+            )
         }
         var request = URLRequest(url: url)
         request.httpMethod = method
@@ -230,11 +251,19 @@ public final class HTTPSessionManager: Sendable {
     func apply(_ headers: [String: String]?, to request: inout URLRequest) throws {
         for (field, value) in (headers ?? [:]).sorted(by: { $0.key < $1.key }) {
             guard RequestValidation.isValidHeaderName(field) else {
-                throw GannetError(.invalidHeader, "The header name \(field.debugDescription) is not an HTTP token", failingURL: request.url)
+                throw GannetError(
+                    .invalidHeader,
+                    "The header name \(field.debugDescription) is not an HTTP token",
+                    failingURL: request.url
+                )
             }
             // The value may be a credential: never echo it.
             guard RequestValidation.isValidHeaderValue(value) else {
-                throw GannetError(.invalidHeader, "The value of the header \(field) holds CR, LF, NUL or another control character", failingURL: request.url)
+                throw GannetError(
+                    .invalidHeader,
+                    "The value of the header \(field) holds CR, LF, NUL or another control character",
+                    failingURL: request.url
+                )
             }
             request.setValue(value, forHTTPHeaderField: field)
         }

@@ -37,7 +37,9 @@ public final class HTTPTransfer<Value: Sendable>: Sendable {
 
     /// Starts `request` on `session`, or reports `buildError`.
     init<Serializer: ResponseSerializing>(
-        session: SessionManager, request: Result<URLRequest, any Error>, serializer: Serializer
+        session: SessionManager,
+        request: Result<URLRequest, any Error>,
+        serializer: Serializer
     ) where Serializer.Output == Value {
         (uploadProgress, uploadContinuation) = AsyncThrowingStream.makeStream(bufferingPolicy: .bufferingNewest(1))
         (downloadProgress, downloadContinuation) = AsyncThrowingStream.makeStream(bufferingPolicy: .bufferingNewest(1))
@@ -47,19 +49,22 @@ public final class HTTPTransfer<Value: Sendable>: Sendable {
             finish(.failure(error), task: nil)
         case .success(let request):
             let reference = TaskReference()
-            let upload = uploadContinuation, download = downloadContinuation
+            let upload = uploadContinuation
+            let download = downloadContinuation
             let box = Mutex<HTTPTransfer<Value>?>(nil)
             let task = session.dataTask(
-                with: request, serializer: serializer,
+                with: request,
+                serializer: serializer,
                 uploadProgress: { upload.yield(TransferProgress($0)) },
-                downloadProgress: { download.yield(TransferProgress($0)) }
-            ) { response in
-                let transfer = box.withLock { transfer -> HTTPTransfer<Value>? in
-                    defer { transfer = nil }
-                    return transfer
+                downloadProgress: { download.yield(TransferProgress($0)) },
+                completionHandler: { response in
+                    let transfer = box.withLock { transfer -> HTTPTransfer<Value>? in
+                        defer { transfer = nil }
+                        return transfer
+                    }
+                    transfer?.finish(Result { try HTTPResponse(response, sentRequest: request) }, task: reference.task)
                 }
-                transfer?.finish(Result { try HTTPResponse(response, sentRequest: request) }, task: reference.task)
-            }
+            )
             reference.task = task
             self.task = task
             box.withLock { $0 = self }
@@ -74,7 +79,8 @@ public final class HTTPTransfer<Value: Sendable>: Sendable {
     public var response: HTTPResponse<Value> {
         get async throws {
             let result = await withTaskCancellationHandler {
-                await withCheckedContinuation { (continuation: CheckedContinuation<Result<HTTPResponse<Value>, any Error>, Never>) in
+                await withCheckedContinuation {
+                    (continuation: CheckedContinuation<Result<HTTPResponse<Value>, any Error>, Never>) in
                     let ready = outcome.withLock { outcome -> Result<HTTPResponse<Value>, any Error>? in
                         switch outcome {
                         case .finished(let result):
@@ -109,7 +115,9 @@ public final class HTTPTransfer<Value: Sendable>: Sendable {
                 }
                 let received = task.countOfBytesReceived
                 let expected = task.countOfBytesExpectedToReceive
-                downloadContinuation.yield(TransferProgress(completed: received, total: expected < 0 ? received : expected))
+                downloadContinuation.yield(
+                    TransferProgress(completed: received, total: expected < 0 ? received : expected)
+                )
             }
             uploadContinuation.finish()
             downloadContinuation.finish()
@@ -117,7 +125,8 @@ public final class HTTPTransfer<Value: Sendable>: Sendable {
             uploadContinuation.finish(throwing: error)
             downloadContinuation.finish(throwing: error)
         }
-        let waiting = outcome.withLock { outcome -> [CheckedContinuation<Result<HTTPResponse<Value>, any Error>, Never>] in
+        let waiting = outcome.withLock {
+            outcome -> [CheckedContinuation<Result<HTTPResponse<Value>, any Error>, Never>] in
             guard case .pending(let waiting) = outcome else { return [] }
             outcome = .finished(result)
             return waiting
@@ -160,16 +169,32 @@ extension HTTPSessionManager {
     /// for try await progress in transfer.downloadProgress { print(progress.fractionCompleted) }
     /// let data = try await transfer.response.data
     /// ```
-    public func transfer(_ method: String, _ urlString: String, parameters: Parameters? = nil, headers: [String: String]? = nil) -> HTTPTransfer<(any Sendable)?> {
-        transfer(method, urlString, parameters: parameters, headers: headers, serializer: AnyResponseSerializer(responseSerializer))
+    public func transfer(
+        _ method: String,
+        _ urlString: String,
+        parameters: Parameters? = nil,
+        headers: [String: String]? = nil
+    ) -> HTTPTransfer<(any Sendable)?> {
+        transfer(
+            method,
+            urlString,
+            parameters: parameters,
+            headers: headers,
+            serializer: AnyResponseSerializer(responseSerializer)
+        )
     }
 
     /// Starts `method` to `urlString` with the response serialized by `serializer`.
     public func transfer<Serializer: ResponseSerializing>(
-        _ method: String, _ urlString: String, parameters: Parameters? = nil, headers: [String: String]? = nil,
+        _ method: String,
+        _ urlString: String,
+        parameters: Parameters? = nil,
+        headers: [String: String]? = nil,
         serializer: Serializer
     ) -> HTTPTransfer<Serializer.Output> {
-        let request = Result { try self.request(method: method, urlString: urlString, parameters: parameters, headers: headers) }
+        let request = Result {
+            try self.request(method: method, urlString: urlString, parameters: parameters, headers: headers)
+        }
         return HTTPTransfer(session: session, request: request, serializer: serializer)
     }
 
@@ -177,10 +202,19 @@ extension HTTPSessionManager {
     /// ``POST(_:parameters:headers:constructingBodyWith:progress:success:failure:)``) whose
     /// upload progress you can follow.
     public func multipartTransfer(
-        _ urlString: String, parameters: Parameters? = nil, headers: [String: String]? = nil,
+        _ urlString: String,
+        parameters: Parameters? = nil,
+        headers: [String: String]? = nil,
         constructingBodyWith block: (inout MultipartFormData) throws -> Void
     ) -> HTTPTransfer<(any Sendable)?> {
-        let request = Result { try multipartRequest(urlString: urlString, parameters: parameters, headers: headers, constructingBodyWith: block) }
+        let request = Result {
+            try multipartRequest(
+                urlString: urlString,
+                parameters: parameters,
+                headers: headers,
+                constructingBodyWith: block
+            )
+        }
         return HTTPTransfer(session: session, request: request, serializer: AnyResponseSerializer(responseSerializer))
     }
 }

@@ -16,7 +16,7 @@ public struct InsecureTransportError: Error, Sendable, Hashable, CustomStringCon
         public static let insecureRequestURL = Reason(name: "insecureRequestURL")
         /// A short identifier, stable across releases.
         /// A one-line explanation naming the refused URL.
-    public var description: String { name }
+        public var description: String { name }
     }
 
     /// The URL that was refused, without credentials; `nil` for ``Reason/noBaseURL``.

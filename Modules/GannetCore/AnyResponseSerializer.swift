@@ -30,7 +30,12 @@ public struct AnyResponseSerializer: ResponseSerializing {
     }
 
     /// Runs the wrapped serializer.
-    public func serialize(request: URLRequest?, response: HTTPURLResponse?, data: Data?, error: (any Error)?) throws -> (any Sendable)? {
+    public func serialize(
+        request: URLRequest?,
+        response: HTTPURLResponse?,
+        data: Data?,
+        error: (any Error)?
+    ) throws -> (any Sendable)? {
         let value = try base.serialize(request: request, response: response, data: data, error: error)
         return isEmptyOptional(value) ? nil : value
     }

@@ -8,7 +8,12 @@ enum CURLCommand {
     ///   - body: what the engine sends; `nil` for none.
     ///   - callerURL: the URL the caller asked for, when `request` may be a redirect hop, so that
     ///     session-wide credential headers are left out across origins as the engine leaves them.
-    static func make(_ request: URLRequest, body: BodySource?, configuration: SessionConfiguration, callerURL: URL? = nil) -> String {
+    static func make(
+        _ request: URLRequest,
+        body: BodySource?,
+        configuration: SessionConfiguration,
+        callerURL: URL? = nil
+    ) -> String {
         var comments: [String] = []
         var options: [String] = []
         var input: String?
@@ -17,10 +22,16 @@ enum CURLCommand {
         let url = request.url
 
         // The engine: request fields, then the session's that the request does not set.
-        var fields: [(name: String, value: String)] = (request.allHTTPHeaderFields ?? [:]).sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+        var fields: [(name: String, value: String)] = (request.allHTTPHeaderFields ?? [:]).sorted { $0.key < $1.key }
+            .map { ($0.key, $0.value) }
         let seen = Set(fields.map { $0.name.lowercased() })
-        for (name, value) in configuration.httpAdditionalHeaders.sorted(by: { $0.key < $1.key }) where !seen.contains(name.lowercased()) {
-            if let callerURL, let url, Redirection.credentialHeaders.contains(name.lowercased()), !Redirection.sameOrigin(callerURL, url) { continue }
+        for (name, value) in configuration.httpAdditionalHeaders.sorted(by: { $0.key < $1.key })
+        where !seen.contains(name.lowercased()) {
+            if let callerURL, let url, Redirection.credentialHeaders.contains(name.lowercased()),
+                !Redirection.sameOrigin(callerURL, url)
+            {
+                continue
+            }
             fields.append((name, value))
         }
         // libcurl writes the framing headers itself from the body it is given.
@@ -44,7 +55,9 @@ enum CURLCommand {
             case .file(let file):
                 options.append("--data-binary @\(quoted(file.path))")
             case .stream:
-                comments.append("# The body is streamed from an InputStream, which cannot be shown: this command sends none.")
+                comments.append(
+                    "# The body is streamed from an InputStream, which cannot be shown: this command sends none."
+                )
             }
             // The curl tool labels a body as a form and asks for `100 Continue`; the engine does neither.
             if !has("Content-Type") { options.append("--header 'Content-Type:'") }
@@ -77,7 +90,9 @@ enum CURLCommand {
         }
         let tls = configuration.tls
         if tls.serverTrustEvaluator != nil {
-            comments.append("# Gannet decides server trust with its evaluator; curl verifies the chain and host itself.")
+            comments.append(
+                "# Gannet decides server trust with its evaluator; curl verifies the chain and host itself."
+            )
         } else {
             if let caFile = tls.caFile { options.append("--cacert \(quoted(caFile))") }
             if let caDirectory = tls.caDirectory { options.append("--capath \(quoted(caDirectory))") }
@@ -91,7 +106,8 @@ enum CURLCommand {
         // The curl tool expands `[a-b]` and `{a,b}` in URLs; the engine never does.
         if urlString.contains(where: { "[]{}".contains($0) }) { options.append("--globoff") }
 
-        let command = (input.map { "\($0) | " } ?? "") + "curl " + (options + [quoted(urlString)]).joined(separator: " \\\n  ")
+        let command =
+            (input.map { "\($0) | " } ?? "") + "curl " + (options + [quoted(urlString)]).joined(separator: " \\\n  ")
         return (comments + [command]).joined(separator: "\n")
     }
 

@@ -28,10 +28,11 @@ public struct DataResponse<Output: Sendable>: Sendable {
     /// Empty without a response; sorted by name for a response built by hand.
     public var headerFields: [(name: String, value: String)] {
         if let eagerResponse {
-            return (eagerResponse.allHeaderFields.compactMap { key, value -> (name: String, value: String)? in
-                guard let name = key as? String else { return nil }
-                return (name, "\(value)")
-            }).sorted { $0.name.lowercased() < $1.name.lowercased() }
+            return
+                (eagerResponse.allHeaderFields.compactMap { key, value -> (name: String, value: String)? in
+                    guard let name = key as? String else { return nil }
+                    return (name, "\(value)")
+                }).sorted { $0.name.lowercased() < $1.name.lowercased() }
         }
         return lazyResponse?.headerFields ?? []
     }
@@ -50,7 +51,11 @@ public struct DataResponse<Output: Sendable>: Sendable {
     public func get() throws -> (value: Output, response: HTTPURLResponse) {
         let value = try result.get()
         guard let response else {
-            throw TransportError.make(.badServerResponse, underlying: GannetError(.protocolViolation, "No HTTP response"), url: request?.url)
+            throw TransportError.make(
+                .badServerResponse,
+                underlying: GannetError(.protocolViolation, "No HTTP response"),
+                url: request?.url
+            )
         }
         return (value, response)
     }
@@ -63,7 +68,13 @@ public struct DataResponse<Output: Sendable>: Sendable {
     public let result: Result<Output, any Error>
 
     /// Creates a response; the session creates these, tests may too.
-    public init(request: URLRequest?, response: HTTPURLResponse?, data: Data?, metrics: TaskMetrics?, result: Result<Output, any Error>) {
+    public init(
+        request: URLRequest?,
+        response: HTTPURLResponse?,
+        data: Data?,
+        metrics: TaskMetrics?,
+        result: Result<Output, any Error>
+    ) {
         self.request = request
         eagerResponse = response
         lazyResponse = nil
@@ -72,7 +83,13 @@ public struct DataResponse<Output: Sendable>: Sendable {
         self.result = result
     }
 
-    init(request: URLRequest?, lazyResponse: LazyResponse?, data: Data?, metrics: TaskMetrics?, result: Result<Output, any Error>) {
+    init(
+        request: URLRequest?,
+        lazyResponse: LazyResponse?,
+        data: Data?,
+        metrics: TaskMetrics?,
+        result: Result<Output, any Error>
+    ) {
         self.request = request
         eagerResponse = nil
         self.lazyResponse = lazyResponse

@@ -64,7 +64,12 @@ public protocol EventMonitor: Sendable {
 
     /// Request body bytes were handed to the connection: `bytesSent` now, `totalBytesSent` so
     /// far, `totalBytesExpectedToSend` in all (`-1` when unknown).
-    func task(_ task: SessionTask, didSendBodyData bytesSent: Int64, totalBytesSent: Int64, totalBytesExpectedToSend: Int64)
+    func task(
+        _ task: SessionTask,
+        didSendBodyData bytesSent: Int64,
+        totalBytesSent: Int64,
+        totalBytesExpectedToSend: Int64
+    )
 
     /// The final response's head arrived (a 3xx only when it is delivered, not followed).
     func task(_ task: SessionTask, didReceiveResponse response: HTTPURLResponse)
@@ -105,7 +110,8 @@ extension EventMonitor {
     /// Does nothing.
     public func task(_ task: SessionTask, didAdaptInitialRequest initial: URLRequest, to adapted: URLRequest) {}
     /// Does nothing.
-    public func task(_ task: SessionTask, didFailToAdaptInitialRequest initial: URLRequest, withError error: any Error) {}
+    public func task(_ task: SessionTask, didFailToAdaptInitialRequest initial: URLRequest, withError error: any Error)
+    {}
     /// Does nothing.
     public func task(_ task: SessionTask, didCreateTransferFor request: URLRequest) {}
     /// Does nothing.
@@ -115,11 +121,17 @@ extension EventMonitor {
     /// Does nothing.
     public func taskDidCancel(_ task: SessionTask) {}
     /// Does nothing.
-    public func task(_ task: SessionTask, willPerformHTTPRedirection response: HTTPURLResponse, newRequest: URLRequest) {}
+    public func task(_ task: SessionTask, willPerformHTTPRedirection response: HTTPURLResponse, newRequest: URLRequest)
+    {}
     /// Does nothing.
     public func task(_ task: SessionTask, didReceiveServerTrustChallenge trust: ServerTrust) {}
     /// Does nothing.
-    public func task(_ task: SessionTask, didSendBodyData bytesSent: Int64, totalBytesSent: Int64, totalBytesExpectedToSend: Int64) {}
+    public func task(
+        _ task: SessionTask,
+        didSendBodyData bytesSent: Int64,
+        totalBytesSent: Int64,
+        totalBytesExpectedToSend: Int64
+    ) {}
     /// Does nothing.
     public func task(_ task: SessionTask, didReceiveResponse response: HTTPURLResponse) {}
     /// Does nothing.
@@ -127,7 +139,12 @@ extension EventMonitor {
     /// Does nothing.
     public func task(_ task: SessionTask, didFinishCollecting metrics: TaskMetrics) {}
     /// Does nothing.
-    public func task(_ task: SessionTask, willRetry attempt: Int, after delay: TimeInterval, failedAttempt: FailedAttempt) {}
+    public func task(
+        _ task: SessionTask,
+        willRetry attempt: Int,
+        after delay: TimeInterval,
+        failedAttempt: FailedAttempt
+    ) {}
     /// Does nothing.
     public func task<Output: Sendable>(_ task: SessionTask, didSerialize response: DataResponse<Output>) {}
     /// Does nothing.

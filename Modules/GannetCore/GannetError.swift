@@ -72,7 +72,13 @@ public struct GannetError: Error, Sendable, CustomStringConvertible {
     public let underlyingError: (any Error)?
 
     /// Creates an error. Modules built on the core (serializers, security) create these too.
-    public init(_ code: Code, _ message: String, failingURL: URL? = nil, transportCode: Int? = nil, underlyingError: (any Error)? = nil) {
+    public init(
+        _ code: Code,
+        _ message: String,
+        failingURL: URL? = nil,
+        transportCode: Int? = nil,
+        underlyingError: (any Error)? = nil
+    ) {
         self.code = code
         self.message = message
         self.failingURL = failingURL.map(URL.removingCredentials)
@@ -93,7 +99,8 @@ extension URL {
     /// The URL without `user:password@`, for errors and logs; shared by Gannet's modules.
     package static func removingCredentials(_ url: URL) -> URL {
         guard url.user != nil || url.password != nil,
-              var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url }
+            var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
+        else { return url }
         components.user = nil
         components.password = nil
         return components.url ?? url

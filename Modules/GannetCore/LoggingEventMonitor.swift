@@ -21,13 +21,19 @@ public struct LoggingEventMonitor: EventMonitor {
     private let write: @Sendable (String) -> Void
 
     /// Hands each line (without a newline) to `write`, on `queue`.
-    public init(queue: DispatchQueue = DispatchQueue(label: "gannet.logging-monitor"), write: @escaping @Sendable (String) -> Void) {
+    public init(
+        queue: DispatchQueue = DispatchQueue(label: "gannet.logging-monitor"),
+        write: @escaping @Sendable (String) -> Void
+    ) {
         self.queue = queue
         self.write = write
     }
 
     /// Writes each line, newline-terminated, to `fileHandle` (standard error by default).
-    public init(fileHandle: FileHandle = .standardError, queue: DispatchQueue = DispatchQueue(label: "gannet.logging-monitor")) {
+    public init(
+        fileHandle: FileHandle = .standardError,
+        queue: DispatchQueue = DispatchQueue(label: "gannet.logging-monitor")
+    ) {
         self.init(queue: queue) { line in
             fileHandle.write(Data((line + "\n").utf8))
         }
@@ -47,7 +53,9 @@ public struct LoggingEventMonitor: EventMonitor {
             guard let name = name as? String else { return nil }
             return (name, CredentialRedaction.value("\(value)", ofHeader: name))
         }
-        return "[" + fields.sorted { $0.0.lowercased() < $1.0.lowercased() }.map { "\($0): \($1)" }.joined(separator: ", ") + "]"
+        return "["
+            + fields.sorted { $0.0.lowercased() < $1.0.lowercased() }.map { "\($0): \($1)" }.joined(separator: ", ")
+            + "]"
     }
 
     private static func describe(_ error: any Error) -> String {
@@ -65,7 +73,8 @@ public struct LoggingEventMonitor: EventMonitor {
     }
 
     /// Logs the error.
-    public func task(_ task: SessionTask, didFailToAdaptInitialRequest initial: URLRequest, withError error: any Error) {
+    public func task(_ task: SessionTask, didFailToAdaptInitialRequest initial: URLRequest, withError error: any Error)
+    {
         log(task, "adapter failed for \(Self.describe(initial)): \(Self.describe(error))")
     }
 
@@ -82,17 +91,26 @@ public struct LoggingEventMonitor: EventMonitor {
     public func taskDidCancel(_ task: SessionTask) { log(task, "cancelled") }
 
     /// Logs the status and the next request.
-    public func task(_ task: SessionTask, willPerformHTTPRedirection response: HTTPURLResponse, newRequest: URLRequest) {
+    public func task(_ task: SessionTask, willPerformHTTPRedirection response: HTTPURLResponse, newRequest: URLRequest)
+    {
         log(task, "redirect \(response.statusCode) to \(Self.describe(newRequest))")
     }
 
     /// Logs the host and the chain length.
     public func task(_ task: SessionTask, didReceiveServerTrustChallenge trust: ServerTrust) {
-        log(task, "server trust challenge for \(trust.host):\(trust.port), \(trust.certificateChain.count) certificates")
+        log(
+            task,
+            "server trust challenge for \(trust.host):\(trust.port), \(trust.certificateChain.count) certificates"
+        )
     }
 
     /// Logs the counts.
-    public func task(_ task: SessionTask, didSendBodyData bytesSent: Int64, totalBytesSent: Int64, totalBytesExpectedToSend: Int64) {
+    public func task(
+        _ task: SessionTask,
+        didSendBodyData bytesSent: Int64,
+        totalBytesSent: Int64,
+        totalBytesExpectedToSend: Int64
+    ) {
         log(task, "sent \(bytesSent) bytes (\(totalBytesSent) of \(totalBytesExpectedToSend))")
     }
 
@@ -110,14 +128,23 @@ public struct LoggingEventMonitor: EventMonitor {
     public func task(_ task: SessionTask, didFinishCollecting metrics: TaskMetrics) {
         let total = String(format: "%.3f", metrics.totalDuration)
         let firstByte = String(format: "%.3f", metrics.timeToFirstByte)
-        log(task, "metrics total \(total) s, first byte \(firstByte) s, \(metrics.redirectCount) redirects, "
-            + "\(metrics.httpVersion ?? "-"), \(metrics.reusedConnection ? "reused" : "new") connection, "
-            + "\(metrics.countOfRequestBodyBytesSent) bytes sent, \(metrics.countOfResponseBodyBytesReceived) received")
+        log(
+            task,
+            "metrics total \(total) s, first byte \(firstByte) s, \(metrics.redirectCount) redirects, "
+                + "\(metrics.httpVersion ?? "-"), \(metrics.reusedConnection ? "reused" : "new") connection, "
+                + "\(metrics.countOfRequestBodyBytesSent) bytes sent, \(metrics.countOfResponseBodyBytesReceived) received"
+        )
     }
 
     /// Logs the attempt, the delay, and the failed attempt's error or status code.
-    public func task(_ task: SessionTask, willRetry attempt: Int, after delay: TimeInterval, failedAttempt: FailedAttempt) {
-        let cause = failedAttempt.error.map(Self.describe) ?? failedAttempt.statusCode.map { "HTTP \($0)" } ?? "no response"
+    public func task(
+        _ task: SessionTask,
+        willRetry attempt: Int,
+        after delay: TimeInterval,
+        failedAttempt: FailedAttempt
+    ) {
+        let cause =
+            failedAttempt.error.map(Self.describe) ?? failedAttempt.statusCode.map { "HTTP \($0)" } ?? "no response"
         log(task, "retry as attempt \(attempt) in \(delay) s after: \(cause)")
     }
 

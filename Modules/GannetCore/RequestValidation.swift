@@ -38,7 +38,10 @@ public enum RequestValidation {
     package static func problem(method: String, url: URL?, headers: some Sequence<(String, String)>) -> Problem? {
         if let problem = problem(url: url) { return problem }
         if !isValidMethod(method) {
-            return Problem(code: .invalidRequest, message: "The method \(printable(method)) is not an HTTP token (RFC 9110 §9.1)")
+            return Problem(
+                code: .invalidRequest,
+                message: "The method \(printable(method)) is not an HTTP token (RFC 9110 §9.1)"
+            )
         }
         for (name, value) in headers {
             if let problem = problem(headerName: name, value: value) { return problem }
@@ -49,10 +52,16 @@ public enum RequestValidation {
     /// The problem of one header, `nil` when it can be sent.
     package static func problem(headerName name: String, value: String) -> Problem? {
         if !isValidHeaderName(name) {
-            return Problem(code: .invalidHeader, message: "The header name \(printable(name)) is not an HTTP token (RFC 9110 §5.1)")
+            return Problem(
+                code: .invalidHeader,
+                message: "The header name \(printable(name)) is not an HTTP token (RFC 9110 §5.1)"
+            )
         }
         if !isValidHeaderValue(value) {
-            return Problem(code: .invalidHeader, message: "The value of header \(name) contains CR, LF, NUL or another control character")
+            return Problem(
+                code: .invalidHeader,
+                message: "The value of header \(name) contains CR, LF, NUL or another control character"
+            )
         }
         return nil
     }
@@ -64,7 +73,10 @@ public enum RequestValidation {
         // Foundation percent-encodes most bad characters when it parses a string, but a URL can
         // still arrive holding raw ones (built from other APIs); curl would send them verbatim.
         if let bad = url.absoluteString.unicodeScalars.first(where: { $0.value <= 0x20 || $0.value >= 0x7F }) {
-            return Problem(code: .invalidRequest, message: "The URL contains the character \(printable(String(bad))), which cannot be sent")
+            return Problem(
+                code: .invalidRequest,
+                message: "The URL contains the character \(printable(String(bad))), which cannot be sent"
+            )
         }
         let scheme = url.scheme?.lowercased()
         guard scheme == "http" || scheme == "https" else { return nil }
@@ -116,7 +128,11 @@ extension RequestValidation {
 
     private static func requireHTTPScheme(_ url: URL) throws {
         guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
-            throw GannetError(.unsupportedScheme, "Only http and https URLs are supported, not \(url.scheme.map { "\($0):" } ?? "a relative URL")", failingURL: url)
+            throw GannetError(
+                .unsupportedScheme,
+                "Only http and https URLs are supported, not \(url.scheme.map { "\($0):" } ?? "a relative URL")",
+                failingURL: url
+            )
         }
     }
 }

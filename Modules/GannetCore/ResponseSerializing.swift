@@ -25,7 +25,12 @@ public struct PassthroughResponseSerializer: ResponseSerializing {
     public init() {}
 
     /// Returns `data`, or rethrows `error`.
-    public func serialize(request: URLRequest?, response: HTTPURLResponse?, data: Data?, error: (any Error)?) throws -> Data {
+    public func serialize(
+        request: URLRequest?,
+        response: HTTPURLResponse?,
+        data: Data?,
+        error: (any Error)?
+    ) throws -> Data {
         if let error { throw error }
         return data ?? Data()
     }

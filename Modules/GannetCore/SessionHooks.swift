@@ -8,7 +8,9 @@
 struct SessionHooks: Sendable {
     typealias Redirection = @Sendable (SessionManager, SessionTask, HTTPURLResponse, URLRequest) -> URLRequest?
     typealias ResponseDecision = @Sendable (SessionManager, SessionTask, HTTPURLResponse) -> ResponseDisposition
-    typealias DeferredResponseDecision = @Sendable (SessionManager, SessionTask, HTTPURLResponse, @escaping @Sendable (ResponseDisposition) -> Void) -> Void
+    typealias DeferredResponseDecision =
+        @Sendable (SessionManager, SessionTask, HTTPURLResponse, @escaping @Sendable (ResponseDisposition) -> Void) ->
+        Void
     typealias ReceivedData = @Sendable (SessionManager, SessionTask, Data) -> Void
     typealias SentBodyData = @Sendable (SessionManager, SessionTask, Int64, Int64, Int64) -> Void
     typealias Completion = @Sendable (SessionManager, SessionTask, (any Error)?) -> Void
@@ -32,20 +34,31 @@ extension SessionManager {
     /// Decides each redirect: return the proposed request to follow it, a modified request, or
     /// `nil` to deliver the 3xx response as the task's response. Called on the engine thread.
     /// Gannet's protections (scheme, origin, limits) apply before this hook is asked.
-    public func setTaskWillPerformHTTPRedirection(_ block: (@Sendable (SessionManager, SessionTask, HTTPURLResponse, URLRequest) -> URLRequest?)?) {
+    public func setTaskWillPerformHTTPRedirection(
+        _ block: (@Sendable (SessionManager, SessionTask, HTTPURLResponse, URLRequest) -> URLRequest?)?
+    ) {
         hooks.withLock { $0.taskWillPerformHTTPRedirection = block }
     }
 
     /// Decides what to do once the final response's headers arrived: `.allow` or `.cancel`.
     /// Called on the engine thread before any body byte is delivered.
-    public func setDataTaskDidReceiveResponse(_ block: (@Sendable (SessionManager, SessionTask, HTTPURLResponse) -> ResponseDisposition)?) {
+    public func setDataTaskDidReceiveResponse(
+        _ block: (@Sendable (SessionManager, SessionTask, HTTPURLResponse) -> ResponseDisposition)?
+    ) {
         hooks.withLock { $0.dataTaskDidReceiveResponse = block }
     }
 
     /// Like ``setDataTaskDidReceiveResponse(_:)`` but the answer may come later, from any
     /// thread: the transfer stays paused (no body byte is read) until `decide` is called.
     /// `decide` is honoured once; later calls are ignored.
-    public func setDataTaskDidReceiveResponse(deferred block: (@Sendable (SessionManager, SessionTask, HTTPURLResponse, _ decide: @escaping @Sendable (ResponseDisposition) -> Void) -> Void)?) {
+    public func setDataTaskDidReceiveResponse(
+        deferred block: (
+            @Sendable (
+                SessionManager, SessionTask, HTTPURLResponse,
+                _ decide: @escaping @Sendable (ResponseDisposition) -> Void
+            ) -> Void
+        )?
+    ) {
         hooks.withLock { $0.dataTaskDidReceiveResponseDeferred = block }
     }
 
@@ -56,7 +69,8 @@ extension SessionManager {
 
     /// Reports request body progress: bytes sent now, in total, and expected in total (`-1`
     /// when unknown). Called on the engine thread.
-    public func setTaskDidSendBodyData(_ block: (@Sendable (SessionManager, SessionTask, Int64, Int64, Int64) -> Void)?) {
+    public func setTaskDidSendBodyData(_ block: (@Sendable (SessionManager, SessionTask, Int64, Int64, Int64) -> Void)?)
+    {
         hooks.withLock { $0.taskDidSendBodyData = block }
     }
 
@@ -76,7 +90,9 @@ extension SessionManager {
     ///     trust.host == "internal.example" ? .performDefaultHandling : .cancel
     /// }
     /// ```
-    public func setServerTrustChallengeHandler(_ block: (@Sendable (SessionManager, SessionTask, ServerTrust) -> ServerTrustDisposition)?) {
+    public func setServerTrustChallengeHandler(
+        _ block: (@Sendable (SessionManager, SessionTask, ServerTrust) -> ServerTrustDisposition)?
+    ) {
         hooks.withLock {
             $0.serverTrustChallenge = block
             $0.trustGeneration &+= 1
@@ -87,7 +103,9 @@ extension SessionManager {
     /// ended (URLSession's `didFinishCollectingMetrics`), on the processing queue before
     /// ``setTaskDidComplete(_:)``'s hook. A task cancelled before it started has no metrics.
     /// Like the completion hook, it is read when the task completes.
-    public func setTaskDidFinishCollectingMetrics(_ block: (@Sendable (SessionManager, SessionTask, TaskMetrics) -> Void)?) {
+    public func setTaskDidFinishCollectingMetrics(
+        _ block: (@Sendable (SessionManager, SessionTask, TaskMetrics) -> Void)?
+    ) {
         hooks.withLock { $0.taskDidFinishCollectingMetrics = block }
     }
 

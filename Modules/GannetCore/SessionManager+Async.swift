@@ -13,7 +13,10 @@ extension SessionManager {
     }
 
     /// Sends `request` and returns the value `serializer` produced.
-    public func value<Serializer: ResponseSerializing>(for request: URLRequest, serializer: Serializer) async throws -> Serializer.Output {
+    public func value<Serializer: ResponseSerializing>(
+        for request: URLRequest,
+        serializer: Serializer
+    ) async throws -> Serializer.Output {
         try await response(for: request, serializer: serializer).result.get()
     }
 
@@ -35,21 +38,38 @@ extension SessionManager {
     ///   - uploadProgress: called with the task's upload `Progress` as body bytes are sent.
     ///   - downloadProgress: called with the task's download `Progress` as bytes arrive.
     public func response<Serializer: ResponseSerializing>(
-        for request: URLRequest, serializer: Serializer, interceptor: (any RequestInterceptor)? = nil,
-        uploadProgress: (@Sendable (Progress) -> Void)? = nil, downloadProgress: (@Sendable (Progress) -> Void)? = nil
+        for request: URLRequest,
+        serializer: Serializer,
+        interceptor: (any RequestInterceptor)? = nil,
+        uploadProgress: (@Sendable (Progress) -> Void)? = nil,
+        downloadProgress: (@Sendable (Progress) -> Void)? = nil
     ) async -> DataResponse<Serializer.Output> {
         await awaitResponse { deliver in
-            makeTask(kind: .data, request: request, body: BodySource(of: request), serializer: serializer,
-                     progress: ProgressHandlers(upload: uploadProgress, download: downloadProgress),
-                     direct: true, interceptor: interceptor, completionHandler: deliver)
+            makeTask(
+                kind: .data,
+                request: request,
+                body: BodySource(of: request),
+                serializer: serializer,
+                progress: ProgressHandlers(upload: uploadProgress, download: downloadProgress),
+                direct: true,
+                interceptor: interceptor,
+                completionHandler: deliver
+            )
         }
     }
 
     /// Uploads the file at `fileURL` as the body of `request`, streamed from disk.
     public func upload(for request: URLRequest, fromFile fileURL: URL) async throws -> (Data, HTTPURLResponse) {
         let response = await awaitResponse { deliver in
-            makeTask(kind: .upload, request: request, body: .file(fileURL), serializer: PassthroughResponseSerializer(),
-                     progress: ProgressHandlers(), direct: true, completionHandler: deliver)
+            makeTask(
+                kind: .upload,
+                request: request,
+                body: .file(fileURL),
+                serializer: PassthroughResponseSerializer(),
+                progress: ProgressHandlers(),
+                direct: true,
+                completionHandler: deliver
+            )
         }
         return try response.get()
     }

@@ -12,9 +12,15 @@ extension SessionManager {
         progress: (@Sendable (Progress) -> Void)? = nil,
         completionHandler: @escaping @Sendable (DataResponse<URL>) -> Void
     ) -> SessionTask {
-        makeTask(kind: .download, request: request, body: BodySource(of: request), serializer: DownloadSerializer(destination: destination),
-                        progress: ProgressHandlers(upload: nil, download: progress), sink: .file,
-                        completionHandler: completionHandler)
+        makeTask(
+            kind: .download,
+            request: request,
+            body: BodySource(of: request),
+            serializer: DownloadSerializer(destination: destination),
+            progress: ProgressHandlers(upload: nil, download: progress),
+            sink: .file,
+            completionHandler: completionHandler
+        )
     }
 
     /// Downloads the body of `request` as ``downloadTask(with:destination:progress:completionHandler:)``
@@ -27,17 +33,32 @@ extension SessionManager {
         progress: (@Sendable (Progress) -> Void)? = nil
     ) async -> DataResponse<URL> {
         await awaitResponse { deliver in
-            makeTask(kind: .download, request: request, body: BodySource(of: request), serializer: DownloadSerializer(destination: destination),
-                     progress: ProgressHandlers(upload: nil, download: progress), sink: .file, direct: true, completionHandler: deliver)
+            makeTask(
+                kind: .download,
+                request: request,
+                body: BodySource(of: request),
+                serializer: DownloadSerializer(destination: destination),
+                progress: ProgressHandlers(upload: nil, download: progress),
+                sink: .file,
+                direct: true,
+                completionHandler: deliver
+            )
         }
     }
 
     /// Downloads the body of `request` into `fileURL` (replacing it), streamed to disk.
     public func download(for request: URLRequest, to fileURL: URL) async throws -> (URL, HTTPURLResponse) {
         let response = await awaitResponse { deliver in
-            makeTask(kind: .download, request: request, body: BodySource(of: request),
-                     serializer: DownloadSerializer(destination: { _, _ in fileURL }),
-                     progress: ProgressHandlers(), sink: .file, direct: true, completionHandler: deliver)
+            makeTask(
+                kind: .download,
+                request: request,
+                body: BodySource(of: request),
+                serializer: DownloadSerializer(destination: { _, _ in fileURL }),
+                progress: ProgressHandlers(),
+                sink: .file,
+                direct: true,
+                completionHandler: deliver
+            )
         }
         return try response.get()
     }
@@ -57,8 +78,15 @@ extension SessionManager {
     /// ```
     public func bytes(for request: URLRequest) async throws -> (HTTPURLResponse, AsyncThrowingStream<Data, any Error>) {
         let state = ByteStreamState()
-        let task = makeTask(kind: .data, request: request, body: BodySource(of: request), serializer: PassthroughResponseSerializer(),
-                            progress: ProgressHandlers(), sink: .stream(state), direct: true) { _ in }
+        let task = makeTask(
+            kind: .data,
+            request: request,
+            body: BodySource(of: request),
+            serializer: PassthroughResponseSerializer(),
+            progress: ProgressHandlers(),
+            sink: .stream(state),
+            direct: true
+        ) { _ in }
         state.task.withLock { $0 = task }
         task.resume()
         let lazy = try await withTaskCancellationHandler {
@@ -67,7 +95,11 @@ extension SessionManager {
             task.cancel()
         }
         guard let response = lazy.value else {
-            throw TransportError.make(.badServerResponse, underlying: GannetError(.protocolViolation, "No HTTP response"), url: request.url)
+            throw TransportError.make(
+                .badServerResponse,
+                underlying: GannetError(.protocolViolation, "No HTTP response"),
+                url: request.url
+            )
         }
         // Pull-based: the stream asks for the next chunk only when the consumer does, which is
         // what lets the engine apply backpressure.
@@ -79,7 +111,12 @@ extension SessionManager {
 
 /// A serializer that also receives the file a download task wrote.
 protocol FileResponseSerializing: ResponseSerializing {
-    func serialize(fileURL: URL?, request: URLRequest?, response: HTTPURLResponse?, error: (any Error)?) throws -> Output
+    func serialize(
+        fileURL: URL?,
+        request: URLRequest?,
+        response: HTTPURLResponse?,
+        error: (any Error)?
+    ) throws -> Output
 }
 
 /// Moves a finished download to its destination.
@@ -106,7 +143,12 @@ struct DownloadSerializer: FileResponseSerializing {
             try FileManager.default.moveItem(at: fileURL, to: target)
         } catch {
             try? FileManager.default.removeItem(at: fileURL)
-            throw GannetError(.bodyStreamFailed, "Cannot move the download to \(target.path): \(error)", failingURL: request?.url, underlyingError: error)
+            throw GannetError(
+                .bodyStreamFailed,
+                "Cannot move the download to \(target.path): \(error)",
+                failingURL: request?.url,
+                underlyingError: error
+            )
         }
         return target
     }

@@ -126,9 +126,15 @@ public final class SessionManager: Sendable {
         downloadProgress: (@Sendable (Progress) -> Void)? = nil,
         completionHandler: @escaping @Sendable (DataResponse<Serializer.Output>) -> Void
     ) -> SessionTask {
-        makeTask(kind: .data, request: request, body: BodySource(of: request), serializer: serializer,
-                        progress: ProgressHandlers(upload: uploadProgress, download: downloadProgress),
-                        interceptor: interceptor, completionHandler: completionHandler)
+        makeTask(
+            kind: .data,
+            request: request,
+            body: BodySource(of: request),
+            serializer: serializer,
+            progress: ProgressHandlers(upload: uploadProgress, download: downloadProgress),
+            interceptor: interceptor,
+            completionHandler: completionHandler
+        )
     }
 
     /// Creates a data task serialized by ``responseSerializer``, with AFNetworking's completion
@@ -139,8 +145,12 @@ public final class SessionManager: Sendable {
         downloadProgress: (@Sendable (Progress) -> Void)? = nil,
         completionHandler: @escaping @Sendable (URLResponse?, (any Sendable)?, (any Error)?) -> Void
     ) -> SessionTask {
-        dataTask(with: request, serializer: AnyResponseSerializer(responseSerializer),
-                 uploadProgress: uploadProgress, downloadProgress: downloadProgress) { response in
+        dataTask(
+            with: request,
+            serializer: AnyResponseSerializer(responseSerializer),
+            uploadProgress: uploadProgress,
+            downloadProgress: downloadProgress
+        ) { response in
             completionHandler(response.response, response.value ?? nil, response.error)
         }
     }
@@ -153,8 +163,14 @@ public final class SessionManager: Sendable {
         progress: (@Sendable (Progress) -> Void)? = nil,
         completionHandler: @escaping @Sendable (DataResponse<Serializer.Output>) -> Void
     ) -> SessionTask {
-        makeTask(kind: .upload, request: request, body: .file(fileURL), serializer: serializer,
-                 progress: ProgressHandlers(upload: progress, download: nil), completionHandler: completionHandler)
+        makeTask(
+            kind: .upload,
+            request: request,
+            body: .file(fileURL),
+            serializer: serializer,
+            progress: ProgressHandlers(upload: progress, download: nil),
+            completionHandler: completionHandler
+        )
     }
 
     /// Creates a task that uploads `bodyData`.
@@ -165,8 +181,14 @@ public final class SessionManager: Sendable {
         progress: (@Sendable (Progress) -> Void)? = nil,
         completionHandler: @escaping @Sendable (DataResponse<Serializer.Output>) -> Void
     ) -> SessionTask {
-        makeTask(kind: .upload, request: request, body: .data(bodyData), serializer: serializer,
-                 progress: ProgressHandlers(upload: progress, download: nil), completionHandler: completionHandler)
+        makeTask(
+            kind: .upload,
+            request: request,
+            body: .data(bodyData),
+            serializer: serializer,
+            progress: ProgressHandlers(upload: progress, download: nil),
+            completionHandler: completionHandler
+        )
     }
 
     func makeTask<Serializer: ResponseSerializing>(
@@ -182,9 +204,23 @@ public final class SessionManager: Sendable {
     ) -> SessionTask {
         let identifier = Self.nextIdentifier.wrappingAdd(1, ordering: .relaxed).oldValue
         let interceptor = Interceptor.combining(settings.withLock { $0.interceptor }, interceptor)
-        let task = SessionTask(identifier: identifier, kind: kind, request: request, body: body, sink: sink, manager: self,
-                               progress: progress, interceptor: interceptor) { task, outcome in
-            self.deliver(outcome, of: task, serializer: serializer, direct: direct, completionHandler: completionHandler)
+        let task = SessionTask(
+            identifier: identifier,
+            kind: kind,
+            request: request,
+            body: body,
+            sink: sink,
+            manager: self,
+            progress: progress,
+            interceptor: interceptor
+        ) { task, outcome in
+            self.deliver(
+                outcome,
+                of: task,
+                serializer: serializer,
+                direct: direct,
+                completionHandler: completionHandler
+            )
         }
         taskTable.withLock { $0[identifier] = task }
         task.monitor?.didCreateInitialRequest(task, request)
@@ -221,13 +257,27 @@ public final class SessionManager: Sendable {
             // The passthrough serializer ignores the response; skip building it (see LazyResponse).
             let result = Result {
                 if let files = serializer as? any FileResponseSerializing {
-                    return try files.serialize(fileURL: outcome.fileURL, request: outcome.request, response: lazy?.value, error: outcome.error) as! Serializer.Output
+                    return try files.serialize(
+                        fileURL: outcome.fileURL,
+                        request: outcome.request,
+                        response: lazy?.value,
+                        error: outcome.error
+                    ) as! Serializer.Output
                 }
-                return try serializer.serialize(request: outcome.request, response: isPassthrough ? nil : lazy?.value,
-                                                data: outcome.data, error: outcome.error)
+                return try serializer.serialize(
+                    request: outcome.request,
+                    response: isPassthrough ? nil : lazy?.value,
+                    data: outcome.data,
+                    error: outcome.error
+                )
             }
-            let response = DataResponse(request: outcome.request, lazyResponse: lazy, data: outcome.data,
-                                        metrics: outcome.metrics, result: result)
+            let response = DataResponse(
+                request: outcome.request,
+                lazyResponse: lazy,
+                data: outcome.data,
+                metrics: outcome.metrics,
+                result: result
+            )
             monitor?.didSerialize(task, response)
             completionHook?(self, task, response.error)
             self.releaseIfInvalidatedAndIdle()
@@ -237,7 +287,10 @@ public final class SessionManager: Sendable {
                 var userInfo: [AnyHashable: Any]
                 switch result {
                 case .success(let value):
-                    userInfo = [TaskNotificationKey.responseSerializer: serializer, TaskNotificationKey.serializedResponse: value]
+                    userInfo = [
+                        TaskNotificationKey.responseSerializer: serializer,
+                        TaskNotificationKey.serializedResponse: value,
+                    ]
                 case .failure(let error):
                     userInfo = [TaskNotificationKey.responseSerializer: serializer, TaskNotificationKey.error: error]
                 }
@@ -272,9 +325,20 @@ public final class SessionManager: Sendable {
     func start(_ task: SessionTask) {
         if settings.withLock({ $0.invalidated }) {
             let url = task.originalRequest?.url
-            let error = GannetError(.sessionInvalidated, "The session manager was invalidated and takes no new tasks", failingURL: url)
-            task.complete(TransferOutcome(request: task.originalRequest, response: nil, data: nil,
-                                          error: TransportError.urlError(gannet: error, url: url), metrics: nil))
+            let error = GannetError(
+                .sessionInvalidated,
+                "The session manager was invalidated and takes no new tasks",
+                failingURL: url
+            )
+            task.complete(
+                TransferOutcome(
+                    request: task.originalRequest,
+                    response: nil,
+                    data: nil,
+                    error: TransportError.urlError(gannet: error, url: url),
+                    metrics: nil
+                )
+            )
             return
         }
         // A first attempt with nothing to adapt starts here, as without an interceptor.

@@ -10,6 +10,11 @@ extension SessionTask {
         // The engine drops the body when a redirect turned the request into a GET or HEAD.
         let redirectedWithoutBody = request != originalRequest && (method == "GET" || method == "HEAD")
         let body = redirectedWithoutBody ? nil : (BodySource(of: request) ?? self.body)
-        return CURLCommand.make(request, body: body, configuration: manager.configuration, callerURL: originalRequest?.url)
+        return CURLCommand.make(
+            request,
+            body: body,
+            configuration: manager.configuration,
+            callerURL: originalRequest?.url
+        )
     }
 }

@@ -44,14 +44,26 @@ extension SessionTask {
         } catch {
             // After a cancel() this outcome is discarded: the task already completed.
             monitor?.didFailToAdapt(self, original, error: error)
-            let failure = GannetError(.requestAdaptationFailed, "The request adapter failed: \(error)", failingURL: original.url, underlyingError: error)
-            closeInterlude(with: TransferOutcome(request: original, response: nil, data: nil, error: failure, metrics: nil))
+            let failure = GannetError(
+                .requestAdaptationFailed,
+                "The request adapter failed: \(error)",
+                failingURL: original.url,
+                underlyingError: error
+            )
+            closeInterlude(
+                with: TransferOutcome(request: original, response: nil, data: nil, error: failure, metrics: nil)
+            )
             return
         }
         // A retrier alone (a RetryPolicy) adapts nothing: its attempts report no adaptation,
         // as its first attempt does not (SessionManager.start).
         if !Interceptor.adaptsNothing(interceptor) { monitor?.didAdapt(self, original, to: request) }
-        let transfer = Transfer(task: self, engine: manager.engine, hooks: manager.hooks.withLock { $0 }, request: request)
+        let transfer = Transfer(
+            task: self,
+            engine: manager.engine,
+            hooks: manager.hooks.withLock { $0 },
+            request: request
+        )
         monitor?.didCreateTransfer(self, for: request)
         // Submitting under the lock keeps `.start` ahead of any `.cancel` for this transfer.
         storage.withLock { storage in
@@ -94,21 +106,35 @@ extension SessionTask {
             closeInterlude(with: outcome)
             return
         case .doNotRetryWithError(let error):
-            outcome.error = GannetError(.requestRetryFailed, "The request retrier failed the request: \(error)", failingURL: url, underlyingError: error)
+            outcome.error = GannetError(
+                .requestRetryFailed,
+                "The request retrier failed the request: \(error)",
+                failingURL: url,
+                underlyingError: error
+            )
             closeInterlude(with: outcome)
             return
         case .retry, .retryWithDelay:
             break
         }
         if let body, !body.isRepeatable {
-            outcome.error = GannetError(.requestRetryFailed, "The retrier asked to send the request again, but its body is a stream that was already read",
-                                        failingURL: url, underlyingError: outcome.error)
+            outcome.error = GannetError(
+                .requestRetryFailed,
+                "The retrier asked to send the request again, but its body is a stream that was already read",
+                failingURL: url,
+                underlyingError: outcome.error
+            )
             closeInterlude(with: outcome)
             return
         }
         // A download's partial file of the failed attempt is of no use to anyone.
         if let file = outcome.fileURL { try? FileManager.default.removeItem(at: file) }
-        monitor?.willRetry(self, attempt: attempt.retryCount + 2, after: max(result.delay ?? 0, 0), failedAttempt: attempt)
+        monitor?.willRetry(
+            self,
+            attempt: attempt.retryCount + 2,
+            after: max(result.delay ?? 0, 0),
+            failedAttempt: attempt
+        )
         if let delay = result.delay, delay > 0 {
             do {
                 try await Task.sleep(for: .nanoseconds(Int64(min(delay, 1e9) * 1e9)))
@@ -153,7 +179,9 @@ extension SessionTask {
     /// Ends the interlude with `outcome`, unless cancel() already ended it (and the task).
     private func closeInterlude(with outcome: TransferOutcome) {
         let owns = storage.withLock { storage -> Bool in
-            guard storage.interlude != nil, storage.state != .canceling, storage.state != .completed else { return false }
+            guard storage.interlude != nil, storage.state != .canceling, storage.state != .completed else {
+                return false
+            }
             storage.interlude = nil
             return true
         }
@@ -164,8 +192,13 @@ extension SessionTask {
     func cancellationOutcome(reason: GannetError?) -> TransferOutcome {
         let request = currentRequest ?? originalRequest
         let url = request?.url
-        let error = reason.map { TransportError.urlError(gannet: $0, url: url) }
-            ?? TransportError.make(.cancelled, underlying: GannetError(.transport, "The task was cancelled", failingURL: url), url: url)
+        let error =
+            reason.map { TransportError.urlError(gannet: $0, url: url) }
+            ?? TransportError.make(
+                .cancelled,
+                underlying: GannetError(.transport, "The task was cancelled", failingURL: url),
+                url: url
+            )
         return TransferOutcome(request: request, response: nil, data: nil, error: error, metrics: nil)
     }
 }

@@ -78,9 +78,17 @@ public final class SessionTask: Sendable, Hashable, CustomStringConvertible {
         var lastFailedAttempt: FailedAttempt?
     }
 
-    init(identifier: Int, kind: Kind, request: URLRequest, body: BodySource?, sink: BodySinkKind, manager: SessionManager,
-         progress: ProgressHandlers, interceptor: (any RequestInterceptor)? = nil,
-         onComplete: @escaping @Sendable (SessionTask, TransferOutcome) -> Void) {
+    init(
+        identifier: Int,
+        kind: Kind,
+        request: URLRequest,
+        body: BodySource?,
+        sink: BodySinkKind,
+        manager: SessionManager,
+        progress: ProgressHandlers,
+        interceptor: (any RequestInterceptor)? = nil,
+        onComplete: @escaping @Sendable (SessionTask, TransferOutcome) -> Void
+    ) {
         progressHandlers = progress
         self.interceptor = interceptor
         self.sink = sink
@@ -96,7 +104,8 @@ public final class SessionTask: Sendable, Hashable, CustomStringConvertible {
 
     private func progress(upload: Bool) -> Progress {
         let counts = storage.withLock { storage in
-            upload ? (storage.countOfBytesExpectedToSend, storage.countOfBytesSent)
+            upload
+                ? (storage.countOfBytesExpectedToSend, storage.countOfBytesSent)
                 : (storage.countOfBytesExpectedToReceive, storage.countOfBytesReceived)
         }
         let (progress, created) = progressStore.withLock { store -> (Progress, Bool) in
@@ -192,7 +201,11 @@ public final class SessionTask: Sendable, Hashable, CustomStringConvertible {
     }
 
     func cancel(with reason: GannetError?) {
-        enum Action { case none, neverStarted, engine(Transfer?), interlude(Task<Void, Never>?) }
+        enum Action {
+            case none, neverStarted
+            case engine(Transfer?)
+            case interlude(Task<Void, Never>?)
+        }
         let action: Action = storage.withLock { storage in
             guard storage.state == .running || storage.state == .suspended else { return .none }
             storage.state = .canceling
@@ -214,8 +227,13 @@ public final class SessionTask: Sendable, Hashable, CustomStringConvertible {
             return
         case .neverStarted:
             let url = originalRequest?.url
-            let error = reason.map { TransportError.urlError(gannet: $0, url: url) }
-                ?? TransportError.make(.cancelled, underlying: GannetError(.transport, "The task was cancelled", failingURL: url), url: url)
+            let error =
+                reason.map { TransportError.urlError(gannet: $0, url: url) }
+                ?? TransportError.make(
+                    .cancelled,
+                    underlying: GannetError(.transport, "The task was cancelled", failingURL: url),
+                    url: url
+                )
             complete(TransferOutcome(request: originalRequest, response: nil, data: nil, error: error, metrics: nil))
         case .engine(let transfer):
             if let transfer { manager.engine.submit(.cancel(transfer, reason)) }
@@ -266,7 +284,11 @@ public final class SessionTask: Sendable, Hashable, CustomStringConvertible {
             // even when the last bytes were already in.
             if storage.state == .canceling, outcome.error == nil {
                 let url = outcome.request?.url ?? originalRequest?.url
-                outcome.error = TransportError.make(.cancelled, underlying: GannetError(.transport, "The task was cancelled", failingURL: url), url: url)
+                outcome.error = TransportError.make(
+                    .cancelled,
+                    underlying: GannetError(.transport, "The task was cancelled", failingURL: url),
+                    url: url
+                )
             }
             storage.state = .completed
             storage.error = outcome.error

@@ -21,8 +21,15 @@ extension String.Encoding {
     /// Foundation on Linux can name the encoding but not decode it.
     private static let ianaCharsets: [(encoding: String.Encoding, names: [String], decodable: Bool)] = [
         (.utf8, ["utf-8", "utf8", "unicode-1-1-utf-8"], true),
-        (.ascii, ["us-ascii", "ascii", "ansi_x3.4-1968", "iso-ir-6", "iso646-us", "us", "cp367", "ibm367", "csascii"], true),
-        (.isoLatin1, ["iso-8859-1", "iso_8859-1", "iso8859-1", "latin1", "l1", "iso-ir-100", "cp819", "ibm819", "csisolatin1"], true),
+        (
+            .ascii,
+            ["us-ascii", "ascii", "ansi_x3.4-1968", "iso-ir-6", "iso646-us", "us", "cp367", "ibm367", "csascii"], true
+        ),
+        (
+            .isoLatin1,
+            ["iso-8859-1", "iso_8859-1", "iso8859-1", "latin1", "l1", "iso-ir-100", "cp819", "ibm819", "csisolatin1"],
+            true
+        ),
         (.isoLatin2, ["iso-8859-2", "iso_8859-2", "iso8859-2", "latin2", "l2", "iso-ir-101", "csisolatin2"], true),
         (.windowsCP1250, ["windows-1250", "cp1250"], true),
         (.windowsCP1251, ["windows-1251", "cp1251"], true),

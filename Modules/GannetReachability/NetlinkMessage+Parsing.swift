@@ -22,24 +22,32 @@ extension NetlinkMessage {
             }
             let type = try reader.uint16(at: offset + 4)
             let payload = (offset + Netlink.headerSize)..<(offset + length)
-            messages.append(NetlinkMessage(
-                type: type,
-                flags: try reader.uint16(at: offset + 6),
-                sequence: try reader.uint32(at: offset + 8),
-                portID: try reader.uint32(at: offset + 12),
-                payload: try parsePayload(type: type, in: payload, of: reader)
-            ))
+            messages.append(
+                NetlinkMessage(
+                    type: type,
+                    flags: try reader.uint16(at: offset + 6),
+                    sequence: try reader.uint32(at: offset + 8),
+                    portID: try reader.uint32(at: offset + 12),
+                    payload: try parsePayload(type: type, in: payload, of: reader)
+                )
+            )
             // The last message's padding may be missing; never step past the end.
             offset = min(offset + Netlink.aligned(length), bytes.count)
         }
         return messages
     }
 
-    private static func parsePayload(type: UInt16, in range: Range<Int>, of reader: ByteReader) throws(ReachabilityError) -> Payload {
+    private static func parsePayload(
+        type: UInt16,
+        in range: Range<Int>,
+        of reader: ByteReader
+    ) throws(ReachabilityError) -> Payload {
         switch type {
         case Netlink.error:
             // struct nlmsgerr { int error; struct nlmsghdr msg; ... }: only `error` is needed.
-            guard range.count >= 4 else { throw malformed("NLMSG_ERROR payload of \(range.count) bytes", at: range.lowerBound) }
+            guard range.count >= 4 else {
+                throw malformed("NLMSG_ERROR payload of \(range.count) bytes", at: range.lowerBound)
+            }
             let code = try reader.int32(at: range.lowerBound)
             return .error(errno: code == Int32.min ? Int32.max : -code)
         case Netlink.done: return .done
@@ -53,9 +61,15 @@ extension NetlinkMessage {
     }
 
     /// struct ifinfomsg { u8 family; u8 pad; u16 type; s32 index; u32 flags; u32 change; } + IFLA_*.
-    private static func parseLink(isDeletion: Bool, in range: Range<Int>, of reader: ByteReader) throws(ReachabilityError) -> LinkMessage {
+    private static func parseLink(
+        isDeletion: Bool,
+        in range: Range<Int>,
+        of reader: ByteReader
+    ) throws(ReachabilityError) -> LinkMessage {
         let fixed = 16
-        guard range.count >= fixed else { throw malformed("ifinfomsg of \(range.count) bytes, 16 needed", at: range.lowerBound) }
+        guard range.count >= fixed else {
+            throw malformed("ifinfomsg of \(range.count) bytes, 16 needed", at: range.lowerBound)
+        }
         var link = LinkMessage(
             isDeletion: isDeletion,
             hardwareType: try reader.uint16(at: range.lowerBound + 2),
@@ -79,9 +93,15 @@ extension NetlinkMessage {
     }
 
     /// struct rtmsg { u8 family, dst_len, src_len, tos, table, protocol, scope, type; u32 flags; } + RTA_*.
-    private static func parseRoute(isDeletion: Bool, in range: Range<Int>, of reader: ByteReader) throws(ReachabilityError) -> RouteMessage {
+    private static func parseRoute(
+        isDeletion: Bool,
+        in range: Range<Int>,
+        of reader: ByteReader
+    ) throws(ReachabilityError) -> RouteMessage {
         let fixed = 12
-        guard range.count >= fixed else { throw malformed("rtmsg of \(range.count) bytes, 12 needed", at: range.lowerBound) }
+        guard range.count >= fixed else {
+            throw malformed("rtmsg of \(range.count) bytes, 12 needed", at: range.lowerBound)
+        }
         let base = range.lowerBound
         let family = try reader.uint8(at: base)
         var route = RouteMessage(
@@ -91,7 +111,10 @@ extension NetlinkMessage {
             table: UInt32(try reader.uint8(at: base + 4)),
             routeType: try reader.uint8(at: base + 7),
             flags: try reader.uint32(at: base + 8),
-            destination: nil, gateway: nil, priority: nil, nextHops: []
+            destination: nil,
+            gateway: nil,
+            priority: nil,
+            nextHops: []
         )
         var outputInterface: Int32?
         for attribute in try attributes(in: (base + fixed)..<range.upperBound, of: reader) {
@@ -112,7 +135,11 @@ extension NetlinkMessage {
     }
 
     /// RTA_MULTIPATH: struct rtnexthop { u16 len; u8 flags; u8 hops; s32 ifindex; } + RTA_*, repeated.
-    private static func nextHops(in range: Range<Int>, family: UInt8, of reader: ByteReader) throws(ReachabilityError) -> [RouteMessage.NextHop] {
+    private static func nextHops(
+        in range: Range<Int>,
+        family: UInt8,
+        of reader: ByteReader
+    ) throws(ReachabilityError) -> [RouteMessage.NextHop] {
         var hops: [RouteMessage.NextHop] = []
         var offset = range.lowerBound
         while offset < range.upperBound {
@@ -126,7 +153,8 @@ extension NetlinkMessage {
                 flags: UInt32(try reader.uint8(at: offset + 2)),
                 gateway: nil
             )
-            for attribute in try attributes(in: (offset + 8)..<(offset + length), of: reader) where attribute.type == Netlink.routeGateway {
+            for attribute in try attributes(in: (offset + 8)..<(offset + length), of: reader)
+            where attribute.type == Netlink.routeGateway {
                 hop.gateway = try address(attribute, family: family, of: reader)
             }
             hops.append(hop)
@@ -147,10 +175,15 @@ extension NetlinkMessage {
         var result: [Attribute] = []
         var offset = range.lowerBound
         while offset < range.upperBound {
-            guard range.upperBound - offset >= 4 else { throw malformed("\(range.upperBound - offset) stray bytes after the attributes", at: offset) }
+            guard range.upperBound - offset >= 4 else {
+                throw malformed("\(range.upperBound - offset) stray bytes after the attributes", at: offset)
+            }
             let length = Int(try reader.uint16(at: offset))
             guard length >= 4, length <= range.upperBound - offset else {
-                throw malformed("rta_len \(length) does not fit the \(range.upperBound - offset) bytes left", at: offset)
+                throw malformed(
+                    "rta_len \(length) does not fit the \(range.upperBound - offset) bytes left",
+                    at: offset
+                )
             }
             let type = try reader.uint16(at: offset + 2) & Netlink.attributeTypeMask
             result.append(Attribute(type: type, value: (offset + 4)..<(offset + length), offset: offset))
@@ -159,10 +192,18 @@ extension NetlinkMessage {
         return result
     }
 
-    private static func address(_ attribute: Attribute, family: UInt8, of reader: ByteReader) throws(ReachabilityError) -> IPAddress {
+    private static func address(
+        _ attribute: Attribute,
+        family: UInt8,
+        of reader: ByteReader
+    ) throws(ReachabilityError) -> IPAddress {
         let expected = family == Netlink.addressFamilyIPv4 ? 4 : family == Netlink.addressFamilyIPv6 ? 16 : -1
-        guard attribute.value.count == expected, let address = IPAddress(bytes: Array(reader.bytes[attribute.value])) else {
-            throw malformed("address attribute of \(attribute.value.count) bytes for family \(family)", at: attribute.offset)
+        guard attribute.value.count == expected, let address = IPAddress(bytes: Array(reader.bytes[attribute.value]))
+        else {
+            throw malformed(
+                "address attribute of \(attribute.value.count) bytes for family \(family)",
+                at: attribute.offset
+            )
         }
         return address
     }
@@ -196,7 +237,10 @@ struct ByteReader {
     /// A 4-byte attribute value (`RTA_OIF`, `RTA_PRIORITY`, `RTA_TABLE`) that must be exactly 4 bytes.
     func uint32(exactly attribute: NetlinkMessage.Attribute) throws(ReachabilityError) -> UInt32 {
         guard attribute.value.count == 4 else {
-            throw NetlinkMessage.malformed("attribute \(attribute.type) of \(attribute.value.count) bytes, 4 expected", at: attribute.offset)
+            throw NetlinkMessage.malformed(
+                "attribute \(attribute.type) of \(attribute.value.count) bytes, 4 expected",
+                at: attribute.offset
+            )
         }
         return try uint32(at: attribute.value.lowerBound)
     }
@@ -215,7 +259,7 @@ struct ByteReader {
     }
 }
 
-private extension FixedWidthInteger {
+extension FixedWidthInteger {
     /// The value assembled from bytes read in little-endian order, in host order.
-    var littleEndianToHost: Self { Self(littleEndian: self) }
+    fileprivate var littleEndianToHost: Self { Self(littleEndian: self) }
 }

@@ -38,7 +38,7 @@ struct NetlinkRequest: Hashable, Sendable {
     private static func make(type: UInt16, dump: Bool, sequence: UInt32, body: [UInt8]) -> NetlinkRequest {
         let flags = Netlink.flagRequest | (dump ? Netlink.flagDump : 0)
         var bytes = hostOrder(UInt32(Netlink.headerSize + body.count)) + hostOrder(type) + hostOrder(flags)
-        bytes += hostOrder(sequence) + hostOrder(UInt32(0)) // nlmsg_pid 0: the kernel fills in the port
+        bytes += hostOrder(sequence) + hostOrder(UInt32(0))  // nlmsg_pid 0: the kernel fills in the port
         bytes += body
         bytes += [UInt8](repeating: 0, count: Netlink.aligned(bytes.count) - bytes.count)
         return NetlinkRequest(bytes: bytes, sequence: sequence, isDump: dump)

@@ -24,7 +24,8 @@ final class NetlinkSocket: Sendable {
         self.descriptor = descriptor
         if let receiveTimeout {
             var timeout = timeval(tv_sec: receiveTimeout, tv_usec: 0)
-            guard setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size)) == 0 else {
+            guard setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size)) == 0
+            else {
                 throw Self.failure("setsockopt(SO_RCVTIMEO)")
             }
         }
@@ -89,19 +90,29 @@ final class NetlinkSocket: Sendable {
     /// Sends the request `make` builds with this socket's next sequence number and collects the
     /// reply: every part up to `NLMSG_DONE` for a dump, the single answer otherwise.
     func transact(_ make: (UInt32) -> NetlinkRequest) throws(ReachabilityError) -> Reply {
-        let request = make(nextSequence.withLock { sequence in
-            defer { sequence = sequence &+ 1 == 0 ? 1 : sequence &+ 1 }
-            return sequence
-        })
+        let request = make(
+            nextSequence.withLock { sequence in
+                defer { sequence = sequence &+ 1 == 0 ? 1 : sequence &+ 1 }
+                return sequence
+            }
+        )
         let sent = request.bytes.withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, 0) }
         guard sent == request.bytes.count else { throw Self.failure("send(netlink request)") }
         var collected: [NetlinkMessage] = []
         while true {
             switch try receive() {
             case .nothing:
-                throw ReachabilityError(.socketFailed, "the kernel did not answer a netlink request", systemError: EAGAIN)
+                throw ReachabilityError(
+                    .socketFailed,
+                    "the kernel did not answer a netlink request",
+                    systemError: EAGAIN
+                )
             case .overrun:
-                throw ReachabilityError(.overrun, "a netlink reply did not fit the receive buffer", systemError: ENOBUFS)
+                throw ReachabilityError(
+                    .overrun,
+                    "a netlink reply did not fit the receive buffer",
+                    systemError: ENOBUFS
+                )
             case .messages(let messages):
                 for message in messages where message.sequence == request.sequence {
                     switch message.payload {

@@ -77,7 +77,7 @@ public final class NetworkReachabilityManager: Sendable {
     deinit {
         let (monitor, streams) = state.withLock { ($0.monitor, Array($0.streams.values)) }
         monitor?.stop()
-        streams.forEach { $0.finish() }
+        for stream in streams { stream.finish() }
     }
 
     /// The current status; ``NetworkReachabilityStatus/unknown`` before the first evaluation
@@ -125,11 +125,16 @@ public final class NetworkReachabilityManager: Sendable {
         let (monitor, streams) = state.withLock { state in
             state.generation += 1
             state.status = .unknown
-            defer { state.monitor = nil; state.streams = [:] }
+            defer {
+                state.monitor = nil
+                state.streams = [:]
+            }
             return (state.monitor, Array(state.streams.values))
         }
         monitor?.stop()
-        queue.async { streams.forEach { $0.finish() } }
+        queue.async {
+            for stream in streams { stream.finish() }
+        }
     }
 
     /// Sets the closure called on ``queue`` with each new status, as AFNetworking's
@@ -140,7 +145,11 @@ public final class NetworkReachabilityManager: Sendable {
 
     /// A report from the monitor: record it and, if it is a change, deliver it on `queue`.
     private func receive(_ status: NetworkReachabilityStatus, generation: UInt64) {
-        let delivery = state.withLock { state -> (block: (@Sendable (NetworkReachabilityStatus) -> Void)?, streams: [AsyncStream<NetworkReachabilityStatus>.Continuation])? in
+        let delivery = state.withLock {
+            state -> (
+                block: (@Sendable (NetworkReachabilityStatus) -> Void)?,
+                streams: [AsyncStream<NetworkReachabilityStatus>.Continuation]
+            )? in
             guard state.generation == generation, state.status != status else { return nil }
             state.status = status
             return (state.changeBlock, Array(state.streams.values))
@@ -149,10 +158,11 @@ public final class NetworkReachabilityManager: Sendable {
         queue.async {
             delivery.block?(status)
             NotificationCenter.default.post(
-                name: .gannetReachabilityDidChange, object: self,
+                name: .gannetReachabilityDidChange,
+                object: self,
                 userInfo: [ReachabilityNotificationKey.status: status]
             )
-            delivery.streams.forEach { $0.yield(status) }
+            for stream in delivery.streams { stream.yield(status) }
         }
     }
 }
@@ -163,7 +173,10 @@ extension NetworkReachabilityManager {
     /// called or the manager goes away; a consumer that stops iterating is removed. A stream made
     /// before ``startMonitoring()`` waits for it.
     public var statusUpdates: AsyncStream<NetworkReachabilityStatus> {
-        let (stream, continuation) = AsyncStream.makeStream(of: NetworkReachabilityStatus.self, bufferingPolicy: .unbounded)
+        let (stream, continuation) = AsyncStream.makeStream(
+            of: NetworkReachabilityStatus.self,
+            bufferingPolicy: .unbounded
+        )
         let (id, current) = state.withLock { state in
             let id = state.nextStreamID
             state.nextStreamID += 1

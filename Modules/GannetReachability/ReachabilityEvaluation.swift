@@ -41,7 +41,7 @@ struct ReachabilityEvaluation: Sendable {
         guard case .route(let route) = lookup else { return .notReachable }
         switch route.routeType {
         case Netlink.routeTypeUnicast, Netlink.routeTypeLocal: break
-        default: return .notReachable // blackhole, unreachable, prohibit, throw, ...
+        default: return .notReachable  // blackhole, unreachable, prohibit, throw, ...
         }
         for hop in route.nextHops where hop.isAlive {
             guard let interface = interfaces[hop.interfaceIndex], interface.link.isUsable else { continue }
@@ -61,7 +61,9 @@ struct ReachabilityEvaluation: Sendable {
         }.sorted { ($0.priority ?? 0) < ($1.priority ?? 0) }
         for route in candidates {
             for hop in route.nextHops where hop.isAlive {
-                guard let interface = interfaces[hop.interfaceIndex], interface.link.isUsable, !interface.link.isLoopback else { continue }
+                guard let interface = interfaces[hop.interfaceIndex], interface.link.isUsable,
+                    !interface.link.isLoopback
+                else { continue }
                 return interface.kind.reachableStatus
             }
         }

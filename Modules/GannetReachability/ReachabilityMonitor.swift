@@ -28,7 +28,10 @@ final class ReachabilityMonitor: @unchecked Sendable {
     private enum Phase { case idle, running, stopped }
 
     /// Opens both sockets; nothing is read until ``start()``.
-    init(target: ReachabilityTarget, report: @escaping @Sendable (NetworkReachabilityStatus) -> Void) throws(ReachabilityError) {
+    init(
+        target: ReachabilityTarget,
+        report: @escaping @Sendable (NetworkReachabilityStatus) -> Void
+    ) throws(ReachabilityError) {
         self.target = target
         self.report = report
         queue = DispatchQueue(label: "gannet.reachability.monitor")
@@ -89,12 +92,14 @@ final class ReachabilityMonitor: @unchecked Sendable {
                 case .nothing: return relevant
                 case .overrun: relevant = true
                 case .messages(let messages):
-                    relevant = relevant || messages.contains {
-                        switch $0.payload {
-                        case .link, .route, .overrun: true
-                        case .error, .done, .other: false
+                    relevant =
+                        relevant
+                        || messages.contains {
+                            switch $0.payload {
+                            case .link, .route, .overrun: true
+                            case .error, .done, .other: false
+                            }
                         }
-                    }
                 }
             } catch {
                 // A malformed message: the state it described is re-read instead.
@@ -122,7 +127,9 @@ final class ReachabilityMonitor: @unchecked Sendable {
         case .anyNetwork:
             var routes: [RouteMessage] = []
             for family in [Netlink.addressFamilyIPv4, Netlink.addressFamilyIPv6] {
-                guard case .messages(let messages) = try requests.transact({ .dumpRoutes(family: family, sequence: $0) }) else { continue }
+                guard
+                    case .messages(let messages) = try requests.transact({ .dumpRoutes(family: family, sequence: $0) })
+                else { continue }
                 routes += messages.compactMap { if case .route(let route) = $0.payload { route } else { nil } }
             }
             return evaluation.defaultRouteStatus(routes: routes)
@@ -140,7 +147,9 @@ final class ReachabilityMonitor: @unchecked Sendable {
         }
     }
 
-    private func interfaces(using requests: NetlinkSocket) throws(ReachabilityError) -> [ReachabilityEvaluation.Interface] {
+    private func interfaces(
+        using requests: NetlinkSocket
+    ) throws(ReachabilityError) -> [ReachabilityEvaluation.Interface] {
         guard case .messages(let messages) = try requests.transact({ .dumpLinks(sequence: $0) }) else {
             throw ReachabilityError(.socketFailed, "the kernel refused to list the interfaces")
         }
@@ -151,7 +160,10 @@ final class ReachabilityMonitor: @unchecked Sendable {
         }
     }
 
-    private func lookup(_ address: IPAddress, using requests: NetlinkSocket) throws(ReachabilityError) -> ReachabilityEvaluation.Lookup {
+    private func lookup(
+        _ address: IPAddress,
+        using requests: NetlinkSocket
+    ) throws(ReachabilityError) -> ReachabilityEvaluation.Lookup {
         switch try requests.transact({ .lookupRoute(to: address, sequence: $0) }) {
         case .failed(let code): return .failed(errno: code)
         case .messages(let messages):

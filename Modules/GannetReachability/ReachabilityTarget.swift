@@ -19,7 +19,10 @@ enum ReachabilityTarget: Hashable, Sendable {
             throw ReachabilityError(.invalidHost, "a host name must have 1 to 253 bytes, not \(name.utf8.count)")
         }
         guard name.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value != 0x7f && $0 != "/" }) else {
-            throw ReachabilityError(.invalidHost, "the host name \(name.debugDescription) holds a space, a slash or a control character")
+            throw ReachabilityError(
+                .invalidHost,
+                "the host name \(name.debugDescription) holds a space, a slash or a control character"
+            )
         }
         return .host(name)
     }
@@ -50,7 +53,9 @@ enum ReachabilityTarget: Hashable, Sendable {
                 }
             default: bytes = nil
             }
-            if let bytes, let address = IPAddress(bytes: bytes), !addresses.contains(address) { addresses.append(address) }
+            if let bytes, let address = IPAddress(bytes: bytes), !addresses.contains(address) {
+                addresses.append(address)
+            }
         }
         return addresses
     }

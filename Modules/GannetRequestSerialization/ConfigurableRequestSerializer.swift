@@ -42,7 +42,10 @@ extension ConfigurableRequestSerializer {
     /// `password`, encoded as UTF-8. RFC 7617 forbids a colon in the user name: the server
     /// would split at it.
     public mutating func setAuthorizationHeader(username: String, password: String) {
-        setValue(DefaultHeaders.basicAuthorization(username: username, password: password), forHTTPHeaderField: "Authorization")
+        setValue(
+            DefaultHeaders.basicAuthorization(username: username, password: password),
+            forHTTPHeaderField: "Authorization"
+        )
     }
 
     /// Removes the default `Authorization` header.
@@ -106,7 +109,9 @@ extension ConfigurableRequestSerializer {
         if let cachePolicy = configuration.cachePolicy, request.cachePolicy == defaults.cachePolicy {
             request.cachePolicy = cachePolicy
         }
-        if let cookies = configuration.httpShouldHandleCookies, request.httpShouldHandleCookies == defaults.httpShouldHandleCookies {
+        if let cookies = configuration.httpShouldHandleCookies,
+            request.httpShouldHandleCookies == defaults.httpShouldHandleCookies
+        {
             request.httpShouldHandleCookies = cookies
         }
         return request

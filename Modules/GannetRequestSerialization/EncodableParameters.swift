@@ -33,9 +33,13 @@ struct EncodableParameters: Encodable {
             var container = encoder.singleValueContainer()
             try encodeNumber(number, into: &container)
         } else {
-            throw EncodingError.invalidValue(value, EncodingError.Context(
-                codingPath: encoder.codingPath,
-                debugDescription: "A value of type \(type(of: value)) is not Encodable"))
+            throw EncodingError.invalidValue(
+                value,
+                EncodingError.Context(
+                    codingPath: encoder.codingPath,
+                    debugDescription: "A value of type \(type(of: value)) is not Encodable"
+                )
+            )
         }
     }
 

@@ -25,7 +25,10 @@ public struct EncodableRequestSerializer: ConfigurableRequestSerializer {
     public var encoder: JSONEncoder
 
     /// Creates a serializer that writes with `encoder`.
-    public init(encoder: JSONEncoder = JSONEncoder(), configuration: RequestSerializerConfiguration = RequestSerializerConfiguration()) {
+    public init(
+        encoder: JSONEncoder = JSONEncoder(),
+        configuration: RequestSerializerConfiguration = RequestSerializerConfiguration()
+    ) {
         self.encoder = encoder
         self.configuration = configuration
     }
@@ -35,7 +38,10 @@ public struct EncodableRequestSerializer: ConfigurableRequestSerializer {
     /// container, `NSNumber`, `NSNull` or `nil`) throws ``RequestSerializationError/Code/jsonEncodingFailed``.
     public func request(byEncoding parameters: Parameters?, into request: URLRequest) throws -> URLRequest {
         if encodesParametersInURI(request) {
-            return try HTTPRequestSerializer(configuration: configuration).request(byEncoding: parameters, into: request)
+            return try HTTPRequestSerializer(configuration: configuration).request(
+                byEncoding: parameters,
+                into: request
+            )
         }
         guard let parameters else {
             let request = try prepare(request)
@@ -51,7 +57,10 @@ public struct EncodableRequestSerializer: ConfigurableRequestSerializer {
         if encodesParametersInURI(request) {
             let prepared = try prepare(request)
             let parameters = try jsonObjectParameters(of: value, for: prepared)
-            return try HTTPRequestSerializer(configuration: configuration).request(byEncoding: parameters, into: prepared)
+            return try HTTPRequestSerializer(configuration: configuration).request(
+                byEncoding: parameters,
+                into: prepared
+            )
         }
         return try encodeBody(value, into: request)
     }
@@ -67,7 +76,11 @@ public struct EncodableRequestSerializer: ConfigurableRequestSerializer {
             request.httpBody = try encoder.encode(value)
         } catch {
             throw RequestSerializationError(
-                .jsonEncodingFailed, "JSONEncoder could not encode the body", failingRequest: request, underlyingError: error)
+                .jsonEncodingFailed,
+                "JSONEncoder could not encode the body",
+                failingRequest: request,
+                underlyingError: error
+            )
         }
         if request.value(forHTTPHeaderField: "Content-Type") == nil {
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
@@ -82,11 +95,18 @@ public struct EncodableRequestSerializer: ConfigurableRequestSerializer {
             object = try JSONSerialization.jsonObject(with: encoder.encode(value), options: [.fragmentsAllowed])
         } catch {
             throw RequestSerializationError(
-                .jsonEncodingFailed, "JSONEncoder could not encode the query value", failingRequest: request, underlyingError: error)
+                .jsonEncodingFailed,
+                "JSONEncoder could not encode the query value",
+                failingRequest: request,
+                underlyingError: error
+            )
         }
         guard let dictionary = object as? [String: Any] else {
             throw RequestSerializationError(
-                .jsonEncodingFailed, "A query value must encode to a JSON object, not \(type(of: object))", failingRequest: request)
+                .jsonEncodingFailed,
+                "A query value must encode to a JSON object, not \(type(of: object))",
+                failingRequest: request
+            )
         }
         return dictionary.mapValues { SendableJSONValue.make($0) }
     }

@@ -21,7 +21,11 @@ public struct JSONEncodableBody<Value: Encodable & Sendable>: ConfigurableReques
     }
 
     /// Creates a body of `value` written by `encoder`.
-    public init(_ value: Value, encoder: JSONEncoder = JSONEncoder(), configuration: RequestSerializerConfiguration = RequestSerializerConfiguration()) {
+    public init(
+        _ value: Value,
+        encoder: JSONEncoder = JSONEncoder(),
+        configuration: RequestSerializerConfiguration = RequestSerializerConfiguration()
+    ) {
         self.value = value
         self.serializer = EncodableRequestSerializer(encoder: encoder, configuration: configuration)
     }

@@ -22,7 +22,10 @@ public struct JSONRequestSerializer: ConfigurableRequestSerializer {
     public var writingOptions: JSONSerialization.WritingOptions
 
     /// Creates a serializer.
-    public init(writingOptions: JSONSerialization.WritingOptions = [], configuration: RequestSerializerConfiguration = RequestSerializerConfiguration()) {
+    public init(
+        writingOptions: JSONSerialization.WritingOptions = [],
+        configuration: RequestSerializerConfiguration = RequestSerializerConfiguration()
+    ) {
         self.writingOptions = writingOptions
         self.configuration = configuration
     }
@@ -32,7 +35,10 @@ public struct JSONRequestSerializer: ConfigurableRequestSerializer {
     /// `RequestValidation.validate(_:)`. `nil` parameters leave the body alone.
     public func request(byEncoding parameters: Parameters?, into request: URLRequest) throws -> URLRequest {
         if encodesParametersInURI(request) {
-            return try HTTPRequestSerializer(configuration: configuration).request(byEncoding: parameters, into: request)
+            return try HTTPRequestSerializer(configuration: configuration).request(
+                byEncoding: parameters,
+                into: request
+            )
         }
         var request = try prepare(request)
         if let parameters {
@@ -42,13 +48,18 @@ public struct JSONRequestSerializer: ConfigurableRequestSerializer {
                 throw RequestSerializationError(
                     .jsonEncodingFailed,
                     "The parameters hold a value JSONSerialization cannot write (\(JSONProblem.describe(object)))",
-                    failingRequest: request)
+                    failingRequest: request
+                )
             }
             do {
                 request.httpBody = try JSONSerialization.data(withJSONObject: object, options: writingOptions)
             } catch {
                 throw RequestSerializationError(
-                    .jsonEncodingFailed, "JSONSerialization failed", failingRequest: request, underlyingError: error)
+                    .jsonEncodingFailed,
+                    "JSONSerialization failed",
+                    failingRequest: request,
+                    underlyingError: error
+                )
             }
             if request.value(forHTTPHeaderField: "Content-Type") == nil {
                 request.setValue("application/json", forHTTPHeaderField: "Content-Type")

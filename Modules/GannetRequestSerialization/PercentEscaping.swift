@@ -12,14 +12,19 @@ enum PercentEscaping {
     ///
     /// - Throws: ``RequestSerializationError/Code/parameterEncodingFailed`` when `encoding`
     ///   cannot represent `text`.
-    static func escape(_ text: String, encoding: String.Encoding, spaceEncoding: RequestSerializerConfiguration.SpaceEncoding) throws -> String {
+    static func escape(
+        _ text: String,
+        encoding: String.Encoding,
+        spaceEncoding: RequestSerializerConfiguration.SpaceEncoding
+    ) throws -> String {
         if encoding == .utf8 {
             return escape(bytes: text.utf8, spaceAsPlus: spaceEncoding.usesPlus)
         }
         guard let data = text.data(using: encoding, allowLossyConversion: false) else {
             throw RequestSerializationError(
                 .parameterEncodingFailed,
-                "A parameter contains characters that the string encoding \(encoding) cannot represent")
+                "A parameter contains characters that the string encoding \(encoding) cannot represent"
+            )
         }
         return escape(bytes: data, spaceAsPlus: spaceEncoding.usesPlus)
     }
@@ -44,9 +49,11 @@ enum PercentEscaping {
     /// Whether `byte` is unreserved (RFC 3986 §2.3) or one of `/` and `?`.
     static func isLeftUnescaped(_ byte: UInt8) -> Bool {
         switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"):
             return true
-        case UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "/"), UInt8(ascii: "?"):
+        case UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "/"),
+            UInt8(ascii: "?"):
             return true
         default:
             return false

@@ -62,7 +62,11 @@ struct QueryStringEncoder {
     }
 
     private func escape(_ text: String) throws -> String {
-        try PercentEscaping.escape(text, encoding: configuration.stringEncoding, spaceEncoding: configuration.spaceEncoding)
+        try PercentEscaping.escape(
+            text,
+            encoding: configuration.stringEncoding,
+            spaceEncoding: configuration.spaceEncoding
+        )
     }
 
     private func append(_ key: String, _ value: Any, into pairs: inout [QueryPair]) throws {
@@ -115,7 +119,8 @@ struct QueryStringEncoder {
         if let text = value as? any CustomStringConvertible { return .text(text.description) }
         throw RequestSerializationError(
             .parameterEncodingFailed,
-            "The value for \(RequestValidation.printable(key)) has type \(type(of: value)), which has no query-string form")
+            "The value for \(RequestValidation.printable(key)) has type \(type(of: value)), which has no query-string form"
+        )
     }
 
     private func rawValue<R: RawRepresentable>(of value: R) -> Any { value.rawValue }

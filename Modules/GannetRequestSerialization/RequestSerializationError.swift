@@ -63,7 +63,8 @@ public struct RequestSerializationError: Error, CustomStringConvertible {
     public let underlyingError: (any Error)?
 
     /// Creates an error; custom serializers may throw these too.
-    public init(_ code: Code, _ message: String, failingRequest: URLRequest? = nil, underlyingError: (any Error)? = nil) {
+    public init(_ code: Code, _ message: String, failingRequest: URLRequest? = nil, underlyingError: (any Error)? = nil)
+    {
         self.code = code
         self.message = message
         self.failingRequest = failingRequest

@@ -119,7 +119,8 @@ extension RequestSerializerConfiguration {
         public let serialize: @Sendable (_ request: URLRequest, _ parameters: Parameters) throws -> String
 
         /// Creates a serialization from a closure.
-        public init(_ serialize: @escaping @Sendable (_ request: URLRequest, _ parameters: Parameters) throws -> String) {
+        public init(_ serialize: @escaping @Sendable (_ request: URLRequest, _ parameters: Parameters) throws -> String)
+        {
             self.serialize = serialize
         }
     }

@@ -13,8 +13,11 @@ extension RequestSerializerConfiguration {
             return try custom.serialize(request, parameters)
         } catch {
             throw RequestSerializationError(
-                .queryStringSerializationFailed, "The custom query string serialization failed",
-                failingRequest: request, underlyingError: error)
+                .queryStringSerializationFailed,
+                "The custom query string serialization failed",
+                failingRequest: request,
+                underlyingError: error
+            )
         }
     }
 
@@ -38,7 +41,8 @@ extension RequestSerializerConfiguration {
             throw RequestSerializationError(
                 .queryStringSerializationFailed,
                 "The query string holds characters that are not allowed in a URL; percent-escape them",
-                failingRequest: request)
+                failingRequest: request
+            )
         }
         var request = request
         request.url = newURL

@@ -22,7 +22,10 @@ extension RequestSerializing where Self == EncodableRequestSerializer {
 
 extension RequestSerializing {
     /// `value` as a JSON body written by `encoder`; parameters go into the query string.
-    public static func jsonBody<Value: Encodable & Sendable>(_ value: Value, encoder: JSONEncoder = JSONEncoder()) -> Self
+    public static func jsonBody<Value: Encodable & Sendable>(
+        _ value: Value,
+        encoder: JSONEncoder = JSONEncoder()
+    ) -> Self
     where Self == JSONEncodableBody<Value> {
         JSONEncodableBody(value, encoder: encoder)
     }

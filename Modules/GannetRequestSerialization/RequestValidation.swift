@@ -50,9 +50,13 @@ extension RequestValidation {
     /// A `GannetError` with `code` whose underlying `RequestSerializationError` keeps `request`
     /// (see ``GannetCore/GannetError/failingRequest``).
     private static func error(_ code: GannetError.Code, _ message: String, _ request: URLRequest?) -> GannetError {
-        let serializationCode: RequestSerializationError.Code = code == .invalidHeader ? .invalidHeader : .invalidRequest
+        let serializationCode: RequestSerializationError.Code =
+            code == .invalidHeader ? .invalidHeader : .invalidRequest
         return GannetError(
-            code, message, failingURL: request?.url,
-            underlyingError: RequestSerializationError(serializationCode, message, failingRequest: request))
+            code,
+            message,
+            failingURL: request?.url,
+            underlyingError: RequestSerializationError(serializationCode, message, failingRequest: request)
+        )
     }
 }

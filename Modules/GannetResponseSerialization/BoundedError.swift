@@ -20,10 +20,16 @@ struct BoundedError: Error, CustomStringConvertible, Sendable {
         // Only a real NSError: every Swift error bridges to one, which would lose its type.
         if type(of: error) is NSError.Type {
             let nsError = error as NSError
-            return NSError(domain: nsError.domain, code: nsError.code,
-                           userInfo: ["NSDebugDescription": BodyExcerpt.clip(
-                               BodyExcerpt.singleLine(nsError.userInfo["NSDebugDescription"] as? String ?? ""),
-                               toBytes: BodyExcerpt.maximumReasonBytes)])
+            return NSError(
+                domain: nsError.domain,
+                code: nsError.code,
+                userInfo: [
+                    "NSDebugDescription": BodyExcerpt.clip(
+                        BodyExcerpt.singleLine(nsError.userInfo["NSDebugDescription"] as? String ?? ""),
+                        toBytes: BodyExcerpt.maximumReasonBytes
+                    )
+                ]
+            )
         }
         return BoundedError(typeName: String(describing: type(of: error)), description: clipped)
     }

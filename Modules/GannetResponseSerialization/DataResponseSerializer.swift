@@ -20,11 +20,13 @@ public struct DataResponseSerializer: ResponseBodySerializing {
     public var emptyRequestMethods: Set<String>
 
     /// Creates a serializer.
-    public init(acceptableStatusCodes: IndexSet = Self.defaultAcceptableStatusCodes,
-                acceptableContentTypes: Set<MediaType>? = nil,
-                dataPreprocessor: any DataPreprocessor = PassthroughPreprocessor(),
-                emptyResponseCodes: Set<Int> = Self.defaultEmptyResponseCodes,
-                emptyRequestMethods: Set<String> = Self.defaultEmptyRequestMethods) {
+    public init(
+        acceptableStatusCodes: IndexSet = Self.defaultAcceptableStatusCodes,
+        acceptableContentTypes: Set<MediaType>? = nil,
+        dataPreprocessor: any DataPreprocessor = PassthroughPreprocessor(),
+        emptyResponseCodes: Set<Int> = Self.defaultEmptyResponseCodes,
+        emptyRequestMethods: Set<String> = Self.defaultEmptyRequestMethods
+    ) {
         self.acceptableStatusCodes = acceptableStatusCodes
         self.acceptableContentTypes = acceptableContentTypes
         self.dataPreprocessor = dataPreprocessor
@@ -33,7 +35,12 @@ public struct DataResponseSerializer: ResponseBodySerializing {
     }
 
     /// The preprocessed body, or empty `Data` where an empty body is allowed.
-    public func serialize(request: URLRequest?, response: HTTPURLResponse?, data: Data?, error: (any Error)?) throws -> Data {
+    public func serialize(
+        request: URLRequest?,
+        response: HTTPURLResponse?,
+        data: Data?,
+        error: (any Error)?
+    ) throws -> Data {
         try validatedBody(request: request, response: response, data: data, error: error) ?? Data()
     }
 }

@@ -33,15 +33,18 @@ public struct DecodableResponseSerializer<T: Decodable & Sendable>: ResponseBody
 
     /// Creates a serializer. With a `JSONDecoder` it accepts the JSON media types, with any
     /// other decoder any type; set ``acceptableContentTypes`` afterwards to change that.
-    public init(of type: T.Type = T.self,
-                decoder: any DataDecoder = JSONDecoder(),
-                acceptableStatusCodes: IndexSet = Self.defaultAcceptableStatusCodes,
-                dataPreprocessor: any DataPreprocessor = PassthroughPreprocessor(),
-                emptyResponseCodes: Set<Int> = Self.defaultEmptyResponseCodes,
-                emptyRequestMethods: Set<String> = Self.defaultEmptyRequestMethods) {
+    public init(
+        of type: T.Type = T.self,
+        decoder: any DataDecoder = JSONDecoder(),
+        acceptableStatusCodes: IndexSet = Self.defaultAcceptableStatusCodes,
+        dataPreprocessor: any DataPreprocessor = PassthroughPreprocessor(),
+        emptyResponseCodes: Set<Int> = Self.defaultEmptyResponseCodes,
+        emptyRequestMethods: Set<String> = Self.defaultEmptyRequestMethods
+    ) {
         self.decoder = decoder
         self.acceptableStatusCodes = acceptableStatusCodes
-        self.acceptableContentTypes = decoder is JSONDecoder ? JSONResponseSerializer.defaultAcceptableContentTypes : nil
+        self.acceptableContentTypes =
+            decoder is JSONDecoder ? JSONResponseSerializer.defaultAcceptableContentTypes : nil
         self.dataPreprocessor = dataPreprocessor
         self.emptyResponseCodes = emptyResponseCodes
         self.emptyRequestMethods = emptyRequestMethods
@@ -49,7 +52,12 @@ public struct DecodableResponseSerializer<T: Decodable & Sendable>: ResponseBody
 
     /// The decoded value, or `T.emptyValue()` for an allowed empty body when `T` is an
     /// ``EmptyResponse``.
-    public func serialize(request: URLRequest?, response: HTTPURLResponse?, data: Data?, error: (any Error)?) throws -> T {
+    public func serialize(
+        request: URLRequest?,
+        response: HTTPURLResponse?,
+        data: Data?,
+        error: (any Error)?
+    ) throws -> T {
         guard let body = try validatedBody(request: request, response: response, data: data, error: error) else {
             if let emptyType = T.self as? any EmptyResponse.Type, let empty = emptyType.emptyValue() as? T {
                 return empty
@@ -57,7 +65,9 @@ public struct DecodableResponseSerializer<T: Decodable & Sendable>: ResponseBody
             throw ResponseSerializationError(
                 .inputDataNilOrZeroLength,
                 "Response has an empty body, which cannot be decoded as \(T.self); use Empty for responses without a body",
-                response: response, data: data)
+                response: response,
+                data: data
+            )
         }
         do {
             return try decoder.decode(T.self, from: body)
@@ -65,7 +75,10 @@ public struct DecodableResponseSerializer<T: Decodable & Sendable>: ResponseBody
             throw ResponseSerializationError(
                 .decodingFailed,
                 BodyExcerpt.message("\(T.self) could not be decoded: \(BoundedError.reason(of: error))", body: data),
-                response: response, data: data, underlyingError: error)
+                response: response,
+                data: data,
+                underlyingError: error
+            )
         }
     }
 }

@@ -17,15 +17,22 @@ public struct HTTPResponseSerializer: ResponseValidating {
     public var acceptableContentTypes: Set<MediaType>?
 
     /// Creates a serializer; by default it accepts 200–299 and any content type.
-    public init(acceptableStatusCodes: IndexSet = Self.defaultAcceptableStatusCodes,
-                acceptableContentTypes: Set<MediaType>? = nil) {
+    public init(
+        acceptableStatusCodes: IndexSet = Self.defaultAcceptableStatusCodes,
+        acceptableContentTypes: Set<MediaType>? = nil
+    ) {
         self.acceptableStatusCodes = acceptableStatusCodes
         self.acceptableContentTypes = acceptableContentTypes
     }
 
     /// Rethrows a transport error, validates the response, and returns the body (empty `Data`
     /// when there was none).
-    public func serialize(request: URLRequest?, response: HTTPURLResponse?, data: Data?, error: (any Error)?) throws -> Data {
+    public func serialize(
+        request: URLRequest?,
+        response: HTTPURLResponse?,
+        data: Data?,
+        error: (any Error)?
+    ) throws -> Data {
         if let error { throw error }
         try validate(response: response, data: data)
         return data ?? Data()

@@ -50,11 +50,13 @@ public struct JSONResponseSerializer: ResponseValidating {
     public var dataPreprocessor: any DataPreprocessor
 
     /// Creates a serializer.
-    public init(readingOptions: JSONSerialization.ReadingOptions = [],
-                removesKeysWithNullValues: Bool = false,
-                acceptableStatusCodes: IndexSet = Self.defaultAcceptableStatusCodes,
-                acceptableContentTypes: Set<MediaType>? = Self.defaultAcceptableContentTypes,
-                dataPreprocessor: any DataPreprocessor = PassthroughPreprocessor()) {
+    public init(
+        readingOptions: JSONSerialization.ReadingOptions = [],
+        removesKeysWithNullValues: Bool = false,
+        acceptableStatusCodes: IndexSet = Self.defaultAcceptableStatusCodes,
+        acceptableContentTypes: Set<MediaType>? = Self.defaultAcceptableContentTypes,
+        dataPreprocessor: any DataPreprocessor = PassthroughPreprocessor()
+    ) {
         self.readingOptions = readingOptions
         self.removesKeysWithNullValues = removesKeysWithNullValues
         self.acceptableStatusCodes = acceptableStatusCodes
@@ -68,7 +70,12 @@ public struct JSONResponseSerializer: ResponseValidating {
     /// - Throws: the transport error, a validation error, or
     ///   ``ResponseSerializationError/Code/jsonDecodingFailed`` whose message quotes at most
     ///   1 KB of the body.
-    public func serialize(request: URLRequest?, response: HTTPURLResponse?, data: Data?, error: (any Error)?) throws -> (any Sendable)? {
+    public func serialize(
+        request: URLRequest?,
+        response: HTTPURLResponse?,
+        data: Data?,
+        error: (any Error)?
+    ) throws -> (any Sendable)? {
         if let error { throw error }
         try validate(response: response, data: data)
         guard let data, !data.isEmpty else { return nil }
@@ -82,7 +89,10 @@ public struct JSONResponseSerializer: ResponseValidating {
             throw ResponseSerializationError(
                 .jsonDecodingFailed,
                 BodyExcerpt.message("JSON could not be parsed: \(BoundedError.reason(of: error))", body: data),
-                response: response, data: data, underlyingError: error)
+                response: response,
+                data: data,
+                underlyingError: error
+            )
         }
         return JSONTree.sendable(object, removingNulls: removesKeysWithNullValues)
     }

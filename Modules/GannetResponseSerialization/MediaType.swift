@@ -151,7 +151,8 @@ extension MediaType {
     /// type"), the last valid media type other than `*/*` wins.
     public init?(contentTypeOf response: HTTPURLResponse) {
         guard let header = response.value(forHTTPHeaderField: "Content-Type"),
-              let parsed = MediaTypeParser.parseContentType(header) else { return nil }
+            let parsed = MediaTypeParser.parseContentType(header)
+        else { return nil }
         self = parsed
     }
 }

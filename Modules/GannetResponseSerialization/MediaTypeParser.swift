@@ -12,7 +12,8 @@ enum MediaTypeParser {
         var scanner = Scanner(bytes: Array(text.utf8))
         scanner.skipWhitespace()
         guard let type = scanner.token(), scanner.consume(UInt8(ascii: "/")),
-              let subtype = scanner.token() else { return nil }
+            let subtype = scanner.token()
+        else { return nil }
         // `*/json` names nothing: only `*/*` may wildcard the type.
         if type == "*" && subtype != "*" { return nil }
         scanner.skipWhitespace()
@@ -27,7 +28,8 @@ enum MediaTypeParser {
             }
             scanner.skipWhitespace()
             guard let name = scanner.token(), scanner.consume(UInt8(ascii: "=")),
-                  let value = scanner.quotedString() ?? scanner.token() else {
+                let value = scanner.quotedString() ?? scanner.token()
+            else {
                 // Lenient like WHATWG MIME Sniffing: drop this parameter, keep the rest.
                 scanner.skip(until: UInt8(ascii: ";"))
                 continue

@@ -47,15 +47,23 @@ extension ResponseBodySerializing {
     /// - Returns: the preprocessed body, or `nil` when the body is empty and that is allowed.
     /// - Throws: the transport error, a validation error, or
     ///   ``ResponseSerializationError/Code/inputDataNilOrZeroLength``.
-    public func validatedBody(request: URLRequest?, response: HTTPURLResponse?, data: Data?, error: (any Error)?) throws -> Data? {
+    public func validatedBody(
+        request: URLRequest?,
+        response: HTTPURLResponse?,
+        data: Data?,
+        error: (any Error)?
+    ) throws -> Data? {
         if let error { throw error }
         try validate(response: response, data: data)
         guard let data, !data.isEmpty else {
             if emptyResponseAllowed(request: request, response: response) { return nil }
             let status = response.map { " (\($0.statusCode))" } ?? ""
             throw ResponseSerializationError(
-                .inputDataNilOrZeroLength, "Response\(status) has an empty body, but a body was expected",
-                response: response, data: data)
+                .inputDataNilOrZeroLength,
+                "Response\(status) has an empty body, but a body was expected",
+                response: response,
+                data: data
+            )
         }
         return try dataPreprocessor.preprocess(data)
     }

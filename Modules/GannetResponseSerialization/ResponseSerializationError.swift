@@ -34,6 +34,8 @@ public struct ResponseSerializationError: Error, Sendable {
 
         /// The status code is not in the serializer's `acceptableStatusCodes`
         /// (AFNetworking: `NSURLErrorBadServerResponse`).
+        // swift-format-ignore: DontRepeatTypeInStaticProperties
+        // "status code" is the subject, not a repetition of `Code`; renaming would break users.
         public static let unacceptableStatusCode = Code(.unacceptableStatusCode)
         /// The body's `Content-Type` is not in the serializer's `acceptableContentTypes`
         /// (AFNetworking: `NSURLErrorCannotDecodeContentData`).
@@ -73,7 +75,13 @@ public struct ResponseSerializationError: Error, Sendable {
     /// `message` is cut to ``maximumMessageBytes`` bytes. To quote the body in a decoding
     /// failure, use ``decodingFailed(_:response:data:underlyingError:)``, which fits an
     /// excerpt within that limit.
-    public init(_ code: Code, _ message: String, response: HTTPURLResponse?, data: Data?, underlyingError: (any Error)? = nil) {
+    public init(
+        _ code: Code,
+        _ message: String,
+        response: HTTPURLResponse?,
+        data: Data?,
+        underlyingError: (any Error)? = nil
+    ) {
         self.code = code
         self.message = BodyExcerpt.clip(message, toBytes: Self.maximumMessageBytes)
         self.response = response
@@ -88,8 +96,19 @@ public struct ResponseSerializationError: Error, Sendable {
     /// throw ResponseSerializationError.decodingFailed("MessagePack: unknown type byte 0xc1",
     ///                                                 response: response, data: data)
     /// ```
-    public static func decodingFailed(_ reason: String, response: HTTPURLResponse?, data: Data?, underlyingError: (any Error)? = nil) -> ResponseSerializationError {
-        ResponseSerializationError(.decodingFailed, BodyExcerpt.message(reason, body: data), response: response, data: data, underlyingError: underlyingError)
+    public static func decodingFailed(
+        _ reason: String,
+        response: HTTPURLResponse?,
+        data: Data?,
+        underlyingError: (any Error)? = nil
+    ) -> ResponseSerializationError {
+        ResponseSerializationError(
+            .decodingFailed,
+            BodyExcerpt.message(reason, body: data),
+            response: response,
+            data: data,
+            underlyingError: underlyingError
+        )
     }
 
     /// The response's status code.
@@ -106,4 +125,3 @@ extension ResponseSerializationError: DescriptiveError {
         return "\(message) (\(failingURL.absoluteString))"
     }
 }
-

@@ -51,7 +51,8 @@ public struct ResponseSerializerRegistry: ResponseValidating {
         }
 
         /// An entry for a serializer with an optional output, whose `nil` stays `nil`.
-        public init<S: ResponseSerializing, Wrapped: Sendable>(_ serializer: S, for mediaTypes: [MediaType]) where S.Output == Wrapped? {
+        public init<S: ResponseSerializing, Wrapped: Sendable>(_ serializer: S, for mediaTypes: [MediaType])
+        where S.Output == Wrapped? {
             self.mediaTypes = mediaTypes
             self.serializer = AnyResponseSerializer(Self.accepting(serializer, mediaTypes))
         }
@@ -94,9 +95,12 @@ public struct ResponseSerializerRegistry: ResponseValidating {
     public var acceptableContentTypes: Set<MediaType>?
 
     /// Creates a registry.
-    public init(entries: [Entry] = [], fallback: AnyResponseSerializer? = nil,
-                acceptableStatusCodes: IndexSet = HTTPResponseSerializer.defaultAcceptableStatusCodes,
-                acceptableContentTypes: Set<MediaType>? = []) {
+    public init(
+        entries: [Entry] = [],
+        fallback: AnyResponseSerializer? = nil,
+        acceptableStatusCodes: IndexSet = HTTPResponseSerializer.defaultAcceptableStatusCodes,
+        acceptableContentTypes: Set<MediaType>? = []
+    ) {
         self.entries = entries
         self.fallback = fallback
         self.acceptableStatusCodes = acceptableStatusCodes
@@ -111,17 +115,26 @@ public struct ResponseSerializerRegistry: ResponseValidating {
                 Entry(JSONResponseSerializer(), for: [.json, "text/json", "text/javascript", .anyJSONSuffix]),
                 Entry(StringResponseSerializer(), for: [.anyText]),
             ],
-            fallback: AnyResponseSerializer(HTTPResponseSerializer()))
+            fallback: AnyResponseSerializer(HTTPResponseSerializer())
+        )
     }
 
     /// Adds `serializer` for `mediaTypes`, last (tried after the others) unless `placement`
     /// says `.first`. A ``ResponseValidating`` serializer will accept exactly `mediaTypes`.
-    public mutating func register<S: ResponseSerializing>(_ serializer: S, for mediaTypes: [MediaType], placement: Placement = .last) {
+    public mutating func register<S: ResponseSerializing>(
+        _ serializer: S,
+        for mediaTypes: [MediaType],
+        placement: Placement = .last
+    ) {
         insert(Entry(serializer, for: mediaTypes), placement)
     }
 
     /// Adds a serializer with an optional output; its `nil` stays `nil`.
-    public mutating func register<S: ResponseSerializing, Wrapped: Sendable>(_ serializer: S, for mediaTypes: [MediaType], placement: Placement = .last) where S.Output == Wrapped? {
+    public mutating func register<S: ResponseSerializing, Wrapped: Sendable>(
+        _ serializer: S,
+        for mediaTypes: [MediaType],
+        placement: Placement = .last
+    ) where S.Output == Wrapped? {
         insert(Entry(serializer, for: mediaTypes), placement)
     }
 
@@ -141,19 +154,31 @@ public struct ResponseSerializerRegistry: ResponseValidating {
 
     /// Serializes with the first entry that handles the response's media type, else the
     /// fallback, else validates and returns `nil`.
-    public func serialize(request: URLRequest?, response: HTTPURLResponse?, data: Data?, error: (any Error)?) throws -> (any Sendable)? {
+    public func serialize(
+        request: URLRequest?,
+        response: HTTPURLResponse?,
+        data: Data?,
+        error: (any Error)?
+    ) throws -> (any Sendable)? {
         if let error { throw error }
         if let entry = entry(for: response) {
-            let serializer = entry.serializer.accepting(ResponseAcceptance(statusCodes: acceptableStatusCodes, contentTypes: []))
+            let serializer = entry.serializer.accepting(
+                ResponseAcceptance(statusCodes: acceptableStatusCodes, contentTypes: [])
+            )
             return try serializer.serialize(request: request, response: response, data: data, error: nil)
         }
         if let fallback {
-            let serializer = fallback.accepting(ResponseAcceptance(statusCodes: acceptableStatusCodes, contentTypes: acceptableContentTypes))
+            let serializer = fallback.accepting(
+                ResponseAcceptance(statusCodes: acceptableStatusCodes, contentTypes: acceptableContentTypes)
+            )
             return try serializer.serialize(request: request, response: response, data: data, error: nil)
         }
         var acceptable = acceptableContentTypes
         acceptable.formUnion(entries.flatMap(\.mediaTypes))
-        let validation = HTTPResponseSerializer(acceptableStatusCodes: acceptableStatusCodes, acceptableContentTypes: acceptable)
+        let validation = HTTPResponseSerializer(
+            acceptableStatusCodes: acceptableStatusCodes,
+            acceptableContentTypes: acceptable
+        )
         try validation.validate(response: response, data: data)
         // Only a type the registry was told to accept gets this far with a body.
         guard let data, !data.isEmpty else { return nil }

@@ -26,15 +26,20 @@ extension ResponseSerializing where Self == JSONResponseSerializer {
     public static var json: JSONResponseSerializer { JSONResponseSerializer() }
 
     /// A JSON value parsed with `readingOptions`, optionally without `null`s.
-    public static func json(readingOptions: JSONSerialization.ReadingOptions = [],
-                            removesKeysWithNullValues: Bool = false) -> JSONResponseSerializer {
+    public static func json(
+        readingOptions: JSONSerialization.ReadingOptions = [],
+        removesKeysWithNullValues: Bool = false
+    ) -> JSONResponseSerializer {
         JSONResponseSerializer(readingOptions: readingOptions, removesKeysWithNullValues: removesKeysWithNullValues)
     }
 }
 
 extension ResponseSerializing {
     /// A `Decodable` value read by `decoder` (`JSONDecoder()` by default).
-    public static func decodable<T: Decodable & Sendable>(of type: T.Type, decoder: any DataDecoder = JSONDecoder()) -> DecodableResponseSerializer<T>
+    public static func decodable<T: Decodable & Sendable>(
+        of type: T.Type,
+        decoder: any DataDecoder = JSONDecoder()
+    ) -> DecodableResponseSerializer<T>
     where Self == DecodableResponseSerializer<T> {
         DecodableResponseSerializer(of: type, decoder: decoder)
     }

@@ -43,19 +43,29 @@ extension ResponseValidating {
         if let acceptableContentTypes, let data, !data.isEmpty {
             let mediaType = MediaType(contentTypeOf: response)
             if !(mediaType.map(acceptableContentTypes.containsMatch(for:)) ?? false) {
-                let shown = mediaType?.essence
-                    ?? response.value(forHTTPHeaderField: "Content-Type").map { BodyExcerpt.clip(BodyExcerpt.singleLine($0), toBytes: 200) }
+                let shown =
+                    mediaType?.essence
+                    ?? response.value(forHTTPHeaderField: "Content-Type").map {
+                        BodyExcerpt.clip(BodyExcerpt.singleLine($0), toBytes: 200)
+                    }
                     ?? "(none)"
                 failure = ResponseSerializationError(
-                    .unacceptableContentType, "Request failed: unacceptable content-type: \(shown)",
-                    response: response, data: data)
+                    .unacceptableContentType,
+                    "Request failed: unacceptable content-type: \(shown)",
+                    response: response,
+                    data: data
+                )
             }
         }
         if !acceptableStatusCodes.contains(response.statusCode) {
             let reason = HTTPURLResponse.localizedString(forStatusCode: response.statusCode).lowercased()
             failure = ResponseSerializationError(
-                .unacceptableStatusCode, "Request failed: \(reason) (\(response.statusCode))",
-                response: response, data: data, underlyingError: failure)
+                .unacceptableStatusCode,
+                "Request failed: \(reason) (\(response.statusCode))",
+                response: response,
+                data: data,
+                underlyingError: failure
+            )
         }
         if let failure { throw failure }
     }

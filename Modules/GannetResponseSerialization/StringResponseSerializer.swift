@@ -32,13 +32,15 @@ public struct StringResponseSerializer: ResponseBodySerializing {
     public var emptyRequestMethods: Set<String>
 
     /// Creates a serializer.
-    public init(encoding: String.Encoding? = nil,
-                fallbackEncoding: String.Encoding = .isoLatin1,
-                acceptableStatusCodes: IndexSet = Self.defaultAcceptableStatusCodes,
-                acceptableContentTypes: Set<MediaType>? = nil,
-                dataPreprocessor: any DataPreprocessor = PassthroughPreprocessor(),
-                emptyResponseCodes: Set<Int> = Self.defaultEmptyResponseCodes,
-                emptyRequestMethods: Set<String> = Self.defaultEmptyRequestMethods) {
+    public init(
+        encoding: String.Encoding? = nil,
+        fallbackEncoding: String.Encoding = .isoLatin1,
+        acceptableStatusCodes: IndexSet = Self.defaultAcceptableStatusCodes,
+        acceptableContentTypes: Set<MediaType>? = nil,
+        dataPreprocessor: any DataPreprocessor = PassthroughPreprocessor(),
+        emptyResponseCodes: Set<Int> = Self.defaultEmptyResponseCodes,
+        emptyRequestMethods: Set<String> = Self.defaultEmptyRequestMethods
+    ) {
         self.encoding = encoding
         self.fallbackEncoding = fallbackEncoding
         self.acceptableStatusCodes = acceptableStatusCodes
@@ -49,7 +51,12 @@ public struct StringResponseSerializer: ResponseBodySerializing {
     }
 
     /// The decoded body, or `""` where an empty body is allowed.
-    public func serialize(request: URLRequest?, response: HTTPURLResponse?, data: Data?, error: (any Error)?) throws -> String {
+    public func serialize(
+        request: URLRequest?,
+        response: HTTPURLResponse?,
+        data: Data?,
+        error: (any Error)?
+    ) throws -> String {
         guard let body = try validatedBody(request: request, response: response, data: data, error: error) else {
             return ""
         }
@@ -58,7 +65,9 @@ public struct StringResponseSerializer: ResponseBodySerializing {
             throw ResponseSerializationError(
                 .stringDecodingFailed,
                 BodyExcerpt.message("Text could not be decoded as \(chosen)", body: data),
-                response: response, data: data)
+                response: response,
+                data: data
+            )
         }
         return string
     }
@@ -78,8 +87,11 @@ public struct StringResponseSerializer: ResponseBodySerializing {
             guard let declared = String.Encoding(ianaCharsetName: charset) else {
                 let shown = BodyExcerpt.clip(BodyExcerpt.singleLine(charset), toBytes: 100)
                 throw ResponseSerializationError(
-                    .stringDecodingFailed, BodyExcerpt.message("Text could not be decoded: unsupported charset \"\(shown)\"", body: data),
-                    response: response, data: data)
+                    .stringDecodingFailed,
+                    BodyExcerpt.message("Text could not be decoded: unsupported charset \"\(shown)\"", body: data),
+                    response: response,
+                    data: data
+                )
             }
             return declared
         }

@@ -11,7 +11,8 @@ extension Certificate {
         OpenSSLError.clearQueue()
         let result: Result<[OwnedX509], CertificateError> = pem.withUnsafeBytes { raw in
             guard raw.count > 0, raw.count <= Int(Int32.max),
-                  let bio = BIO_new_mem_buf(raw.baseAddress, Int32(raw.count)) else {
+                let bio = BIO_new_mem_buf(raw.baseAddress, Int32(raw.count))
+            else {
                 return .failure(CertificateError(.noCertificates, "No PEM certificate in empty input"))
             }
             defer { BIO_free(bio) }
@@ -45,7 +46,11 @@ extension Certificate {
         do {
             data = try Data(contentsOf: url)
         } catch {
-            throw CertificateError(.unreadableFile, "Cannot read certificate file: \(error.localizedDescription)", path: url.path)
+            throw CertificateError(
+                .unreadableFile,
+                "Cannot read certificate file: \(error.localizedDescription)",
+                path: url.path
+            )
         }
         do {
             if looksLikePEM(data) { return try certificates(pemEncoded: data) }
@@ -58,6 +63,10 @@ extension Certificate {
 
 /// A PEM password callback that never asks: without one, OpenSSL prompts on the terminal when a
 /// block claims to be encrypted, which would hang a server process.
-let refusePassword: @convention(c) (UnsafeMutablePointer<CChar>?, Int32, Int32, UnsafeMutableRawPointer?) -> Int32 = { _, _, _, _ in
+let refusePassword: @convention(c) (UnsafeMutablePointer<CChar>?, Int32, Int32, UnsafeMutableRawPointer?) -> Int32 = {
+    _,
+    _,
+    _,
+    _ in
     -1
 }

@@ -81,7 +81,8 @@ public struct Certificate: Sendable, Hashable, CustomStringConvertible {
         self.isCA = X509_check_ca(x509.pointer) != 0
         self.isSelfIssued = X509_NAME_cmp(subjectName, issuerName) == 0
         guard let notBefore = ASN1Time.date(X509_get0_notBefore(x509.pointer)),
-              let notAfter = ASN1Time.date(X509_get0_notAfter(x509.pointer)) else {
+            let notAfter = ASN1Time.date(X509_get0_notAfter(x509.pointer))
+        else {
             throw CertificateError(.invalidDER, "Certificate with an unreadable validity period")
         }
         self.notBefore = notBefore

@@ -91,7 +91,12 @@ public struct SecurityPolicy: ServerTrustEvaluating, Sendable {
     /// Unavailable: name the certificates. AFNetworking's `policyWithPinningMode:` pinned the
     /// certificates of an implicit bundle; under SwiftPM on Linux `Bundle.main` holds none, so
     /// such a policy would refuse every server.
-    @available(*, unavailable, message: "name the certificates: init(pinningMode:withPinnedCertificates:) or init(pinningMode:certificatesIn: .module)")
+    @available(
+        *,
+        unavailable,
+        message:
+            "name the certificates: init(pinningMode:withPinnedCertificates:) or init(pinningMode:certificatesIn: .module)"
+    )
     public init(pinningMode: PinningMode) {
         fatalError("unavailable")
     }
@@ -129,7 +134,8 @@ public struct SecurityPolicy: ServerTrustEvaluating, Sendable {
     func evaluate(_ trust: ServerTrust, domain: String?) throws(ServerTrustError) {
         let reportedHost = domain ?? trust.host
         if domain != nil, allowInvalidCertificates, validatesDomainName,
-           pinningMode == .none || pinned.certificates.isEmpty {
+            pinningMode == .none || pinned.certificates.isEmpty
+        {
             throw ServerTrustError(
                 .invalidConfiguration,
                 "To validate a domain name while allowing invalid certificates, pin certificates or keys",
@@ -137,7 +143,9 @@ public struct SecurityPolicy: ServerTrustEvaluating, Sendable {
             )
         }
         if pinningMode == .none, allowInvalidCertificates { return }
-        let presented = try PresentedChain(ServerTrust(host: reportedHost, port: trust.port, certificateChain: trust.certificateChain))
+        let presented = try PresentedChain(
+            ServerTrust(host: reportedHost, port: trust.port, certificateChain: trust.certificateChain)
+        )
         let hostToCheck = validatesDomainName ? domain : nil
 
         var verifiedChain: [Certificate]? = nil
@@ -157,7 +165,9 @@ public struct SecurityPolicy: ServerTrustEvaluating, Sendable {
     }
 
     private func evaluateCertificatePins(
-        _ presented: PresentedChain, hostToCheck: String?, verifiedChain: [Certificate]?
+        _ presented: PresentedChain,
+        hostToCheck: String?,
+        verifiedChain: [Certificate]?
     ) throws(ServerTrustError) {
         guard let anchors = pinned.anchors else {
             throw PinFailure.noPins(host: presented.host, chain: verifiedChain ?? presented.certificates())
@@ -166,7 +176,8 @@ public struct SecurityPolicy: ServerTrustEvaluating, Sendable {
         // against the trust store (or, with invalid certificates allowed, the chain OpenSSL
         // could link from what the server sent).
         let pinnedChain = try PinFailure.verifyAgainstPins(
-            presented, anchors: anchors,
+            presented,
+            anchors: anchors,
             fallbackChain: { verifiedChain ?? PinFailure.linkedChain(presented, trustStore: trustStore) },
             pinned: pinned.certificates.map(\.description).sorted()
         )
@@ -174,12 +185,18 @@ public struct SecurityPolicy: ServerTrustEvaluating, Sendable {
         // AFNetworking walks the evaluated chain from the anchor down looking for a pinned
         // certificate; with the pinned set as the only anchors the anchor is always one.
         guard pinnedChain.contains(where: pinned.certificates.contains) else {
-            throw PinFailure.mismatch(host: presented.host, chain: pinnedChain, pinned: pinned.certificates.map(\.description).sorted())
+            throw PinFailure.mismatch(
+                host: presented.host,
+                chain: pinnedChain,
+                pinned: pinned.certificates.map(\.description).sorted()
+            )
         }
     }
 
     private func evaluatePublicKeyPins(
-        _ presented: PresentedChain, hostToCheck: String?, verifiedChain: [Certificate]?
+        _ presented: PresentedChain,
+        hostToCheck: String?,
+        verifiedChain: [Certificate]?
     ) throws(ServerTrustError) {
         let chain: [Certificate]
         if let verifiedChain {
@@ -192,7 +209,11 @@ public struct SecurityPolicy: ServerTrustEvaluating, Sendable {
             throw PinFailure.noPins(host: presented.host, chain: chain)
         }
         guard chain.contains(where: { pinned.keys.contains($0.publicKeyPin) }) else {
-            throw PinFailure.mismatch(host: presented.host, chain: chain, pinned: pinned.keys.map(\.description).sorted())
+            throw PinFailure.mismatch(
+                host: presented.host,
+                chain: chain,
+                pinned: pinned.keys.map(\.description).sorted()
+            )
         }
     }
 

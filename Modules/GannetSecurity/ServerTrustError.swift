@@ -81,8 +81,13 @@ public struct ServerTrustError: Error, Sendable, CustomStringConvertible {
     public let openSSLError: OpenSSLError?
 
     init(
-        _ code: Code, _ message: String, host: String, verifyResult: Int? = nil, failingDepth: Int? = nil,
-        presentedChain: [Certificate] = [], openSSLError: OpenSSLError? = nil
+        _ code: Code,
+        _ message: String,
+        host: String,
+        verifyResult: Int? = nil,
+        failingDepth: Int? = nil,
+        presentedChain: [Certificate] = [],
+        openSSLError: OpenSSLError? = nil
     ) {
         self.code = code
         self.message = message

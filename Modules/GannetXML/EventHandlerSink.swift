@@ -34,11 +34,14 @@ final class EventHandlerSink<Handler: XMLEventHandler>: SAXEventSink {
             // keeps the array, in which case the next tag's write copies as arrays always do.
             scratch.pointee.removeAll(keepingCapacity: true)
             for attribute in tag.attributes {
-                scratch.pointee.append(XMLAttribute(
-                    name: names.name(attribute.localName, dictionary: dictionary),
-                    prefix: names.optionalName(attribute.prefix, dictionary: dictionary),
-                    namespaceURI: names.optionalName(attribute.namespaceURI, dictionary: dictionary),
-                    value: String(decoding: attribute.value, as: UTF8.self)))
+                scratch.pointee.append(
+                    XMLAttribute(
+                        name: names.name(attribute.localName, dictionary: dictionary),
+                        prefix: names.optionalName(attribute.prefix, dictionary: dictionary),
+                        namespaceURI: names.optionalName(attribute.namespaceURI, dictionary: dictionary),
+                        value: String(decoding: attribute.value, as: UTF8.self)
+                    )
+                )
             }
             attributes = scratch.pointee
         }
@@ -46,16 +49,21 @@ final class EventHandlerSink<Handler: XMLEventHandler>: SAXEventSink {
         if tag.namespaceCount > 0 {
             namespaces.reserveCapacity(tag.namespaceCount)
             for index in 0..<tag.namespaceCount {
-                namespaces.append(XMLNamespaceDeclaration(
-                    prefix: names.optionalName(tag.namespacePrefix(at: index), dictionary: dictionary),
-                    uri: names.optionalName(tag.namespaceURI(at: index), dictionary: dictionary) ?? ""))
+                namespaces.append(
+                    XMLNamespaceDeclaration(
+                        prefix: names.optionalName(tag.namespacePrefix(at: index), dictionary: dictionary),
+                        uri: names.optionalName(tag.namespaceURI(at: index), dictionary: dictionary) ?? ""
+                    )
+                )
             }
         }
         try handler.pointee.startElement(
             name: names.name(tag.localName, dictionary: dictionary),
             prefix: names.optionalName(tag.prefix, dictionary: dictionary),
             namespaceURI: names.optionalName(tag.namespaceURI, dictionary: dictionary),
-            attributes: attributes, namespaces: namespaces)
+            attributes: attributes,
+            namespaces: namespaces
+        )
     }
 
     override func didEndElement(_ tag: borrowing SAXEndTag) throws {
@@ -63,7 +71,8 @@ final class EventHandlerSink<Handler: XMLEventHandler>: SAXEventSink {
         try handler.pointee.endElement(
             name: names.name(tag.localName, dictionary: dictionary),
             prefix: names.optionalName(tag.prefix, dictionary: dictionary),
-            namespaceURI: names.optionalName(tag.namespaceURI, dictionary: dictionary))
+            namespaceURI: names.optionalName(tag.namespaceURI, dictionary: dictionary)
+        )
     }
 
     override func didFindText(_ bytes: UnsafeBufferPointer<UInt8>, isCDATA: Bool) throws {
@@ -81,7 +90,9 @@ final class EventHandlerSink<Handler: XMLEventHandler>: SAXEventSink {
 
     override func didFindProcessingInstruction(target: UnsafePointer<UInt8>, data: UnsafePointer<UInt8>?) throws {
         try handler.pointee.processingInstruction(
-            target: String(cString: target), data: data.map { String(cString: $0) } ?? "")
+            target: String(cString: target),
+            data: data.map { String(cString: $0) } ?? ""
+        )
     }
 
     override func didFail(_ error: XMLError) { handler.pointee.parseErrorOccurred(error) }

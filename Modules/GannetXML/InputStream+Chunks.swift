@@ -12,7 +12,11 @@ extension InputStream {
             let count = read(buffer, maxLength: capacity)
             if count < 0 || streamStatus == .error {
                 let reason = streamError.map { String(describing: $0) } ?? "unknown error"
-                throw XMLError(.streamReadFailed, "Reading the input stream failed: \(reason)", underlyingError: streamError)
+                throw XMLError(
+                    .streamReadFailed,
+                    "Reading the input stream failed: \(reason)",
+                    underlyingError: streamError
+                )
             }
             if count == 0 { return }
             try body(UnsafeRawBufferPointer(start: buffer, count: count))

@@ -67,7 +67,11 @@ public struct XMLError: Error, Sendable, CustomStringConvertible {
 
     /// Creates an error. The parser creates these; serializers and tests may too.
     public init(
-        _ code: Code, _ message: String, line: Int = 0, column: Int = 0, nativeCode: Int? = nil,
+        _ code: Code,
+        _ message: String,
+        line: Int = 0,
+        column: Int = 0,
+        nativeCode: Int? = nil,
         underlyingError: (any Error)? = nil
     ) {
         self.code = code

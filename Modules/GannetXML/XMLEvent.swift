@@ -7,8 +7,12 @@ public enum XMLEvent: Sendable, Hashable {
     case endDocument
     /// See ``XMLEventHandler/startElement(name:prefix:namespaceURI:attributes:namespaces:)``.
     case startElement(
-        name: String, prefix: String?, namespaceURI: String?,
-        attributes: [XMLAttribute], namespaces: [XMLNamespaceDeclaration])
+        name: String,
+        prefix: String?,
+        namespaceURI: String?,
+        attributes: [XMLAttribute],
+        namespaces: [XMLNamespaceDeclaration]
+    )
     /// See ``XMLEventHandler/endElement(name:prefix:namespaceURI:)``.
     case endElement(name: String, prefix: String?, namespaceURI: String?)
     /// See ``XMLEventHandler/characters(_:)``.

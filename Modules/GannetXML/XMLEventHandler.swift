@@ -46,8 +46,11 @@ public protocol XMLEventHandler {
     ///   - attributes: The attributes in document order, namespace declarations excluded.
     ///   - namespaces: The `xmlns` declarations on this tag.
     mutating func startElement(
-        name: String, prefix: String?, namespaceURI: String?,
-        attributes: [XMLAttribute], namespaces: [XMLNamespaceDeclaration]
+        name: String,
+        prefix: String?,
+        namespaceURI: String?,
+        attributes: [XMLAttribute],
+        namespaces: [XMLNamespaceDeclaration]
     ) throws
 
     /// An end tag (or the end of an empty-element tag).
@@ -79,8 +82,11 @@ extension XMLEventHandler {
     public mutating func endDocument() throws {}
     /// Does nothing.
     public mutating func startElement(
-        name: String, prefix: String?, namespaceURI: String?,
-        attributes: [XMLAttribute], namespaces: [XMLNamespaceDeclaration]
+        name: String,
+        prefix: String?,
+        namespaceURI: String?,
+        attributes: [XMLAttribute],
+        namespaces: [XMLNamespaceDeclaration]
     ) throws {}
     /// Does nothing.
     public mutating func endElement(name: String, prefix: String?, namespaceURI: String?) throws {}

@@ -20,11 +20,21 @@ public struct XMLEventRecorder: XMLEventHandler, Sendable {
     public mutating func endDocument() { events.append(.endDocument) }
     /// Records ``XMLEvent/startElement(name:prefix:namespaceURI:attributes:namespaces:)``.
     public mutating func startElement(
-        name: String, prefix: String?, namespaceURI: String?,
-        attributes: [XMLAttribute], namespaces: [XMLNamespaceDeclaration]
+        name: String,
+        prefix: String?,
+        namespaceURI: String?,
+        attributes: [XMLAttribute],
+        namespaces: [XMLNamespaceDeclaration]
     ) {
-        events.append(.startElement(
-            name: name, prefix: prefix, namespaceURI: namespaceURI, attributes: attributes, namespaces: namespaces))
+        events.append(
+            .startElement(
+                name: name,
+                prefix: prefix,
+                namespaceURI: namespaceURI,
+                attributes: attributes,
+                namespaces: namespaces
+            )
+        )
     }
     /// Records ``XMLEvent/endElement(name:prefix:namespaceURI:)``.
     public mutating func endElement(name: String, prefix: String?, namespaceURI: String?) {

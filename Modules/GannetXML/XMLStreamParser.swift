@@ -77,7 +77,9 @@ public final class XMLStreamParser<Handler: XMLEventHandler> {
     /// let recorder = try XMLStreamParser.parse(data, handler: XMLEventRecorder())
     /// ```
     public static func parse(
-        _ data: some DataProtocol, handler: Handler, options: XMLParsingOptions = XMLParsingOptions()
+        _ data: some DataProtocol,
+        handler: Handler,
+        options: XMLParsingOptions = XMLParsingOptions()
     ) throws -> Handler {
         let parser = XMLStreamParser(handler: handler, options: options)
         try parser.parse(data)
@@ -89,4 +91,3 @@ public final class XMLStreamParser<Handler: XMLEventHandler> {
 /// between tasks is a mistake the compiler should catch.
 @available(*, unavailable)
 extension XMLStreamParser: Sendable {}
-

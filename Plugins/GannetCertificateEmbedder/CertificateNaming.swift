@@ -22,7 +22,8 @@ struct CertificateNaming {
     mutating func names(forFile fileName: String, count: Int) -> [String] {
         let (stem, fileExtension) = Self.split(fileName)
         let base = Self.identifier(fromStem: stem)
-        let extended = base + Self.capitalized(fileExtension.lowercased().filter { $0.isASCII && ($0.isLetter || $0.isNumber) })
+        let extended =
+            base + Self.capitalized(fileExtension.lowercased().filter { $0.isASCII && ($0.isLetter || $0.isNumber) })
         var attempt = 0
         while true {
             let candidate = attempt == 0 ? base : attempt == 1 ? extended : "\(extended)_\(attempt)"

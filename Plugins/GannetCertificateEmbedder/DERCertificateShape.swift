@@ -57,7 +57,8 @@ private struct DERReader {
     var peekTag: UInt8? { bytes.first }
 
     /// Reads one element with the given tag and returns its contents.
-    mutating func read(expecting tag: UInt8, _ what: String) throws(DERCertificateShape.ShapeError) -> ArraySlice<UInt8> {
+    mutating func read(expecting tag: UInt8, _ what: String) throws(DERCertificateShape.ShapeError) -> ArraySlice<UInt8>
+    {
         guard let found = bytes.first else {
             throw .init("the data ends where \(what) should start")
         }

@@ -41,7 +41,10 @@ struct EmbedCommand: Equatable {
             }
         }
         guard let output, let root else {
-            throw EmbedderError(file: nil, "usage: GannetCertificateEmbedder --output FILE --root DIR [--swift-source FILE ...] [--] CERTIFICATE ...")
+            throw EmbedderError(
+                file: nil,
+                "usage: GannetCertificateEmbedder --output FILE --root DIR [--swift-source FILE ...] [--] CERTIFICATE ..."
+            )
         }
         self.output = output
         self.root = root
@@ -57,7 +60,10 @@ struct EmbedCommand: Equatable {
             return warnings
         }
         do {
-            try FileManager.default.createDirectory(at: outputURL.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: outputURL.deletingLastPathComponent(),
+                withIntermediateDirectories: true
+            )
             try Data(source.utf8).write(to: outputURL, options: .atomic)
         } catch {
             throw EmbedderError(file: output, "cannot write the generated source: \(error.localizedDescription)")
@@ -80,8 +86,11 @@ struct EmbedCommand: Equatable {
             for (offset, der) in decoded.certificates.enumerated() {
                 certificates.append(
                     EmbeddedCertificate(
-                        name: names[offset], path: file.relative, index: offset + 1,
-                        countInFile: decoded.certificates.count, der: der
+                        name: names[offset],
+                        path: file.relative,
+                        index: offset + 1,
+                        countInFile: decoded.certificates.count,
+                        der: der
                     )
                 )
             }
@@ -114,7 +123,10 @@ struct EmbedCommand: Equatable {
             throw EmbedderError(file: path, "cannot read the file: \(error.localizedDescription)")
         }
         guard contents.count <= maximumFileSize else {
-            throw EmbedderError(file: path, "the file is larger than \(maximumFileSize) bytes, too large for a certificate file")
+            throw EmbedderError(
+                file: path,
+                "the file is larger than \(maximumFileSize) bytes, too large for a certificate file"
+            )
         }
         return contents
     }

@@ -27,10 +27,13 @@ enum EmbeddedSourceRenderer {
             "enum EmbeddedCertificates {",
         ]
         for certificate in certificates {
-            let position = certificate.countInFile > 1 ? ", certificate \(certificate.index) of \(certificate.countInFile)" : ""
+            let position =
+                certificate.countInFile > 1 ? ", certificate \(certificate.index) of \(certificate.countInFile)" : ""
             lines.append("    /// `\(escapedForComment(certificate.path))`\(position).")
             // The string was just encoded from bytes, so decoding it cannot fail.
-            lines.append("    static let \(certificate.name) = Data(base64Encoded: \"\(certificate.der.base64EncodedString())\")!")
+            lines.append(
+                "    static let \(certificate.name) = Data(base64Encoded: \"\(certificate.der.base64EncodedString())\")!"
+            )
             lines.append("")
         }
         lines.append("    /// Every certificate above: files in path order, certificates in file order.")

@@ -28,7 +28,9 @@ struct PEMDocument {
             let lineNumber = index + 1
             if let label = Self.label(of: line, marker: "BEGIN") {
                 if let open {
-                    throw PEMError("line \(lineNumber): BEGIN \(label) inside the \(open.label) block opened on line \(open.line)")
+                    throw PEMError(
+                        "line \(lineNumber): BEGIN \(label) inside the \(open.label) block opened on line \(open.line)"
+                    )
                 }
                 open = (label, lineNumber)
                 base64 = ""
@@ -37,7 +39,9 @@ struct PEMDocument {
                     throw PEMError("line \(lineNumber): END \(label) without a matching BEGIN")
                 }
                 guard label == block.label else {
-                    throw PEMError("line \(lineNumber): END \(label) closes the \(block.label) block opened on line \(block.line)")
+                    throw PEMError(
+                        "line \(lineNumber): END \(label) closes the \(block.label) block opened on line \(block.line)"
+                    )
                 }
                 guard let bytes = Data(base64Encoded: base64), !bytes.isEmpty else {
                     throw PEMError("the \(label) block on line \(block.line) is not valid base64")

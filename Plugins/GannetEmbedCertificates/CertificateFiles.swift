@@ -30,7 +30,9 @@ enum CertificateFiles {
                 found.append(url)
             }
         }
-        return found.sorted { $0.path(percentEncoded: false).utf8.lexicographicallyPrecedes($1.path(percentEncoded: false).utf8) }
+        return found.sorted {
+            $0.path(percentEncoded: false).utf8.lexicographicallyPrecedes($1.path(percentEncoded: false).utf8)
+        }
     }
 
     /// The target's directory. `Target.directoryURL` needs tools version 6.1 and this package

@@ -17,7 +17,9 @@ struct GannetEmbedCertificates: BuildToolPlugin {
         let swiftSources = module.sourceFiles(withSuffix: "swift").map(\.url)
         let output = context.pluginWorkDirectoryURL.appending(path: "EmbeddedCertificates.swift")
 
-        var arguments = ["--output", output.path(percentEncoded: false), "--root", directory.path(percentEncoded: false)]
+        var arguments = [
+            "--output", output.path(percentEncoded: false), "--root", directory.path(percentEncoded: false),
+        ]
         for source in swiftSources {
             arguments += ["--swift-source", source.path(percentEncoded: false)]
         }

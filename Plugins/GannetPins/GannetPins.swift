@@ -50,7 +50,10 @@ struct GannetPins: CommandPlugin {
                 Diagnostics.warning("target '\(target.name)' has no .cer, .der, .crt or .pem file")
             }
             jobs += found.map {
-                PinJob(display: Self.display($0, relativeTo: context.package.directoryURL), argument: $0.path(percentEncoded: false))
+                PinJob(
+                    display: Self.display($0, relativeTo: context.package.directoryURL),
+                    argument: $0.path(percentEncoded: false)
+                )
             }
         }
 
@@ -65,19 +68,26 @@ struct GannetPins: CommandPlugin {
             let errors = result.errors.trimmingCharacters(in: .whitespacesAndNewlines)
             if result.status != 0 {
                 failed.append(job.display)
-                Diagnostics.error("\(job.display): \(errors.isEmpty ? "gannet pins exited with status \(result.status)" : errors)")
+                Diagnostics.error(
+                    "\(job.display): \(errors.isEmpty ? "gannet pins exited with status \(result.status)" : errors)"
+                )
             } else if !errors.isEmpty {
                 Diagnostics.warning("\(job.display): \(errors)")
             }
         }
         guard failed.isEmpty else {
-            throw PinsError("gannet pins failed for \(failed.count) of \(jobs.count) file(s) or server(s): \(failed.joined(separator: ", "))")
+            throw PinsError(
+                "gannet pins failed for \(failed.count) of \(jobs.count) file(s) or server(s): \(failed.joined(separator: ", "))"
+            )
         }
     }
 
     /// Builds the package's `gannet` product (debug, like `swift build`) and returns its path.
     private func buildGannet() throws -> URL {
-        let result = try packageManager.build(.product("gannet"), parameters: .init(configuration: .debug, logging: .concise))
+        let result = try packageManager.build(
+            .product("gannet"),
+            parameters: .init(configuration: .debug, logging: .concise)
+        )
         guard result.succeeded else {
             FileHandle.standardError.write(Data(result.logText.utf8))
             throw PinsError("building the gannet executable failed")
@@ -95,7 +105,10 @@ struct GannetPins: CommandPlugin {
         _ arguments: [String],
         errorsTo errorsFile: URL
     ) throws -> (output: String, errors: String, status: Int32) {
-        try FileManager.default.createDirectory(at: errorsFile.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: errorsFile.deletingLastPathComponent(),
+            withIntermediateDirectories: true
+        )
         try Data().write(to: errorsFile)
         let errorsHandle = try FileHandle(forWritingTo: errorsFile)
         defer { try? errorsHandle.close() }

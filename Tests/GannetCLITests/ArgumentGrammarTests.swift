@@ -1,6 +1,7 @@
 import Foundation
-@testable import GannetCLI
 import Testing
+
+@testable import GannetCLI
 
 /// httpie's item grammar and option syntax, parsed without a server.
 @Suite("gannet argument grammar")
@@ -13,7 +14,10 @@ struct ArgumentGrammarTests {
 
     static let items: [ItemCase] = [
         ItemCase(text: "X-API-Key:abc", item: .header(name: "X-API-Key", value: "abc")),
-        ItemCase(text: "Referer:http://example.com/a=b", item: .header(name: "Referer", value: "http://example.com/a=b")),
+        ItemCase(
+            text: "Referer:http://example.com/a=b",
+            item: .header(name: "Referer", value: "http://example.com/a=b")
+        ),
         ItemCase(text: "User-Agent:", item: .removeHeader(name: "User-Agent")),
         ItemCase(text: "X-Empty;", item: .header(name: "X-Empty", value: "")),
         ItemCase(text: "q==gannet", item: .query(name: "q", value: "gannet")),
@@ -26,7 +30,10 @@ struct ArgumentGrammarTests {
         ItemCase(text: "bio=@notes.txt", item: .dataStringFromFile(name: "bio", path: "notes.txt")),
         ItemCase(text: "meta:=@meta.json", item: .rawJSONFromFile(name: "meta", path: "meta.json")),
         ItemCase(text: "photo@gannet.jpg", item: .file(name: "photo", path: "gannet.jpg", mimeType: nil)),
-        ItemCase(text: "data@table.csv;type=text/csv", item: .file(name: "data", path: "table.csv", mimeType: "text/csv")),
+        ItemCase(
+            text: "data@table.csv;type=text/csv",
+            item: .file(name: "data", path: "table.csv", mimeType: "text/csv")
+        ),
         ItemCase(text: "email=me@example.com", item: .dataString(name: "email", value: "me@example.com")),
         // Escapes: a backslash makes a separator character part of the name or value.
         ItemCase(text: #"a\=b==c"#, item: .query(name: "a=b", value: "c")),
@@ -64,15 +71,35 @@ struct ArgumentGrammarTests {
         CommandCase(arguments: ["PUT", "example.com", "a=1"], method: "PUT", url: "http://example.com", itemCount: 1),
         CommandCase(arguments: ["delete", "example.com"], method: "DELETE", url: "http://example.com", itemCount: 0),
         CommandCase(arguments: ["GET", "example.com", "a=1"], method: "GET", url: "http://example.com", itemCount: 1),
-        CommandCase(arguments: ["PROPFIND", "example.com"], method: "PROPFIND", url: "http://example.com", itemCount: 0),
+        CommandCase(
+            arguments: ["PROPFIND", "example.com"],
+            method: "PROPFIND",
+            url: "http://example.com",
+            itemCount: 0
+        ),
         // httpie's false positive, avoided: a lower-case word that is not a method is the URL.
         CommandCase(arguments: ["localhost", "a==1"], method: "GET", url: "http://localhost", itemCount: 1),
         CommandCase(arguments: [":3000/get"], method: "GET", url: "http://localhost:3000/get", itemCount: 0),
         CommandCase(arguments: [":/get"], method: "GET", url: "http://localhost/get", itemCount: 0),
         CommandCase(arguments: [":"], method: "GET", url: "http://localhost", itemCount: 0),
-        CommandCase(arguments: ["127.0.0.1:8080/post", "a=1"], method: "POST", url: "http://127.0.0.1:8080/post", itemCount: 1),
-        CommandCase(arguments: ["-v", "example.com", "--form", "a=1", "-F"], method: "POST", url: "http://example.com", itemCount: 1),
-        CommandCase(arguments: ["example.com", "--", "-weird==1"], method: "GET", url: "http://example.com", itemCount: 1),
+        CommandCase(
+            arguments: ["127.0.0.1:8080/post", "a=1"],
+            method: "POST",
+            url: "http://127.0.0.1:8080/post",
+            itemCount: 1
+        ),
+        CommandCase(
+            arguments: ["-v", "example.com", "--form", "a=1", "-F"],
+            method: "POST",
+            url: "http://example.com",
+            itemCount: 1
+        ),
+        CommandCase(
+            arguments: ["example.com", "--", "-weird==1"],
+            method: "GET",
+            url: "http://example.com",
+            itemCount: 1
+        ),
     ]
 
     @Test(arguments: commands)

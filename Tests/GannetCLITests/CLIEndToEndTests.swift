@@ -29,7 +29,9 @@ struct CLIEndToEndTests: CLIServerSuite {
     }
 
     @Test func headerItemsReplaceDefaultsAndAdd() async throws {
-        let result = try await GannetBinary.run(["\(httpbin)/headers", "X-Custom:hello", "User-Agent:bird/1", "Accept:text/plain"])
+        let result = try await GannetBinary.run([
+            "\(httpbin)/headers", "X-Custom:hello", "User-Agent:bird/1", "Accept:text/plain",
+        ])
         #expect(result.status == 0, "\(result.err)")
         let headers = section(try result.json(), "headers")
         #expect(headers["X-Custom"] as? String == "hello")
@@ -39,7 +41,8 @@ struct CLIEndToEndTests: CLIServerSuite {
 
     @Test func dataItemsMakeAJSONPost() async throws {
         let result = try await GannetBinary.run([
-            "\(httpbin)/post", "name=Gannet", "dives:=3", "ok:=true", #"tags:=["a","b"]"#, #"nested:={"k":null}"#, "name2=x=y",
+            "\(httpbin)/post", "name=Gannet", "dives:=3", "ok:=true", #"tags:=["a","b"]"#, #"nested:={"k":null}"#,
+            "name2=x=y",
         ])
         #expect(result.status == 0, "\(result.err)")
         let echo = try result.json()
@@ -73,7 +76,9 @@ struct CLIEndToEndTests: CLIServerSuite {
         let echo = try result.json()
         #expect(section(echo, "form")["a"] as? [String] == ["1", "2"])
         #expect(section(echo, "form")["b"] as? String == "x y")
-        #expect(section(echo, "headers")["Content-Type"] as? String == "application/x-www-form-urlencoded; charset=utf-8")
+        #expect(
+            section(echo, "headers")["Content-Type"] as? String == "application/x-www-form-urlencoded; charset=utf-8"
+        )
     }
 
     @Test func fileItemsMakeAMultipartForm() async throws {
@@ -82,13 +87,17 @@ struct CLIEndToEndTests: CLIServerSuite {
         try Data("gannet notes\n".utf8).write(to: folder.appendingPathComponent("notes.txt"))
         try Data(#"{"from":"file"}"#.utf8).write(to: folder.appendingPathComponent("meta.json"))
         let result = try await GannetBinary.run(
-            ["-f", "POST", "\(httpbin)/post", "doc@notes.txt", "caption=A dive", "bio=@notes.txt"], in: folder)
+            ["-f", "POST", "\(httpbin)/post", "doc@notes.txt", "caption=A dive", "bio=@notes.txt"],
+            in: folder
+        )
         #expect(result.status == 0, "\(result.err)")
         let echo = try result.json()
         #expect(section(echo, "files")["doc"] as? String == "gannet notes\n")
         #expect(section(echo, "form")["caption"] as? String == "A dive")
         #expect(section(echo, "form")["bio"] as? String == "gannet notes\n")
-        #expect((section(echo, "headers")["Content-Type"] as? String)?.hasPrefix("multipart/form-data; boundary=") == true)
+        #expect(
+            (section(echo, "headers")["Content-Type"] as? String)?.hasPrefix("multipart/form-data; boundary=") == true
+        )
 
         let json = try await GannetBinary.run(["\(httpbin)/post", "meta:=@meta.json", "bio=@notes.txt"], in: folder)
         let body = section(try json.json(), "json")
@@ -104,7 +113,9 @@ struct CLIEndToEndTests: CLIServerSuite {
     }
 
     @Test func basicAuth() async throws {
-        let good = try await GannetBinary.run(["--auth", "user:pass", "--check-status", "\(httpbin)/basic-auth/user/pass"])
+        let good = try await GannetBinary.run([
+            "--auth", "user:pass", "--check-status", "\(httpbin)/basic-auth/user/pass",
+        ])
         #expect(good.status == 0)
         #expect(try good.json()["authenticated"] as? Bool == true)
         let bad = try await GannetBinary.run(["-a", "user:wrong", "--check-status", "\(httpbin)/basic-auth/user/pass"])
@@ -160,7 +171,9 @@ struct CLIEndToEndTests: CLIServerSuite {
         #expect(result.out.isEmpty)
     }
 
-    @Test(arguments: [["--nope", "http://x"], ["ftp://example.com"], ["--timeout", "x", "http://x"], ["http://x", "bad item"]])
+    @Test(arguments: [
+        ["--nope", "http://x"], ["ftp://example.com"], ["--timeout", "x", "http://x"], ["http://x", "bad item"],
+    ])
     func usageErrorsExitWithTwo(_ arguments: [String]) async throws {
         let result = try await GannetBinary.run(arguments)
         #expect(result.status == 2)
@@ -310,20 +323,36 @@ struct CLIDownloadTests: CLIServerSuite {
     @Test func downloadWithOutputWritesThatFile() async throws {
         let folder = try folder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let result = try await GannetBinary.run(["--download", "--output", "big.bin", "\(nginx)/files/10m.bin"], in: folder)
+        let result = try await GannetBinary.run(
+            ["--download", "--output", "big.bin", "\(nginx)/files/10m.bin"],
+            in: folder
+        )
         #expect(result.status == 0, "\(result.err)")
-        #expect(FileManager.default.contentsEqual(atPath: folder.appendingPathComponent("big.bin").path, andPath: servers.tenMegabyteFile))
+        #expect(
+            FileManager.default.contentsEqual(
+                atPath: folder.appendingPathComponent("big.bin").path,
+                andPath: servers.tenMegabyteFile
+            )
+        )
     }
 
     @Test func downloadNameComesFromContentDispositionWithoutPathParts() async throws {
         let folder = try folder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let result = try await GannetBinary.run(
-            ["-d", "\(httpbin)/response-headers", #"Content-Disposition==attachment; filename="../../report.json""#], in: folder)
+            ["-d", "\(httpbin)/response-headers", #"Content-Disposition==attachment; filename="../../report.json""#],
+            in: folder
+        )
         #expect(result.status == 0, "\(result.err)")
         let names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
         #expect(names == ["report.json"])
-        #expect(!FileManager.default.fileExists(atPath: folder.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("report.json").path))
+        #expect(
+            !FileManager.default.fileExists(
+                atPath: folder.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent(
+                    "report.json"
+                ).path
+            )
+        )
     }
 
     @Test func failedDownloadSavesNothingAndExitsWithTheStatusClass() async throws {
@@ -338,7 +367,10 @@ struct CLIDownloadTests: CLIServerSuite {
     @Test func outputAloneSavesTheBodyWhateverTheStatus() async throws {
         let folder = try folder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let result = try await GannetBinary.run(["-o", "page.html", "--check-status", "\(httpbin)/status/418"], in: folder)
+        let result = try await GannetBinary.run(
+            ["-o", "page.html", "--check-status", "\(httpbin)/status/418"],
+            in: folder
+        )
         #expect(result.status == 4)
         #expect(try String(contentsOf: folder.appendingPathComponent("page.html"), encoding: .utf8).contains("teapot"))
         #expect(result.stdout.isEmpty)
@@ -361,13 +393,18 @@ struct CLIDownloadTests: CLIServerSuite {
         let scratch = try self.folder()
         defer { try? FileManager.default.removeItem(at: scratch) }
         let result = try await GannetBinary.runInterrupted(
-            ["-d", "-o", "slow.bin", "\(fault)/slow-body?bytes=600&interval_ms=100"], in: folder,
-            environment: ["TMPDIR": scratch.path]) { _ in
+            ["-d", "-o", "slow.bin", "\(fault)/slow-body?bytes=600&interval_ms=100"],
+            in: folder,
+            environment: ["TMPDIR": scratch.path]
+        ) { _ in
             let names = (try? FileManager.default.contentsOfDirectory(atPath: scratch.path)) ?? []
             return names.contains { $0.hasPrefix("gannet-download-") }
         }
         #expect(result.status == 130)
-        #expect(((try? FileManager.default.contentsOfDirectory(atPath: scratch.path)) ?? []).isEmpty, "the partial file must be removed")
+        #expect(
+            ((try? FileManager.default.contentsOfDirectory(atPath: scratch.path)) ?? []).isEmpty,
+            "the partial file must be removed"
+        )
         #expect(result.err.contains("gannet: interrupted"))
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
     }
@@ -376,7 +413,9 @@ struct CLIDownloadTests: CLIServerSuite {
         // 600 bytes, one every 100 ms: a minute unless Ctrl-C stops it, so the exit status and
         // the byte count tell, with no clock to race on a loaded machine. Interrupted once the
         // first body byte is out: the body is streaming.
-        let result = try await GannetBinary.runInterrupted(["\(fault)/slow-body?bytes=600&interval_ms=100"]) { !$0.isEmpty }
+        let result = try await GannetBinary.runInterrupted(["\(fault)/slow-body?bytes=600&interval_ms=100"]) {
+            !$0.isEmpty
+        }
         #expect(result.status == 130)
         #expect(result.stdout.count < 600)
     }

@@ -27,10 +27,15 @@ struct CLINetworkOptionTests: CLIServerSuite {
 
     @Test func proxyCarriesTheRequest() async throws {
         let marker = "via-proxy-\(UUID().uuidString)"
-        let result = try await GannetBinary.run(["--proxy", servers.proxy.absoluteString, "--check-status", "\(httpbin)/get", "m==\(marker)"])
+        let result = try await GannetBinary.run([
+            "--proxy", servers.proxy.absoluteString, "--check-status", "\(httpbin)/get", "m==\(marker)",
+        ])
         #expect(result.status == 0, "\(result.err)")
         #expect((try result.json()["args"] as? [String: Any])?["m"] as? String == marker)
-        #expect(proxyLog().contains("GET \(httpbin)/get?m=\(marker) HTTP/1.1"), "the absolute-form request reached the proxy")
+        #expect(
+            proxyLog().contains("GET \(httpbin)/get?m=\(marker) HTTP/1.1"),
+            "the absolute-form request reached the proxy"
+        )
     }
 
     @Test func httpieSchemeFormPicksTheProxyByScheme() async throws {
@@ -46,7 +51,9 @@ struct CLINetworkOptionTests: CLIServerSuite {
         #expect((try direct.json()["args"] as? [String: Any])?["m"] as? String == unused)
         #expect(!proxyLog().contains(unused))
         // Over TLS the proxy sees only the CONNECT tunnel.
-        let tunnel = try await GannetBinary.run(["--proxy", "https:\(proxy)", "--cacert", ca, "--check-status", tls(.good, "small")])
+        let tunnel = try await GannetBinary.run([
+            "--proxy", "https:\(proxy)", "--cacert", ca, "--check-status", tls(.good, "small"),
+        ])
         #expect(tunnel.status == 0, "\(tunnel.err)")
         #expect(tunnel.out == "ok")
         #expect(proxyLog().contains("CONNECT localhost:\(servers.tlsEndpoint(.good).port ?? 0)"))
@@ -55,7 +62,9 @@ struct CLINetworkOptionTests: CLIServerSuite {
     @Test func authenticatingProxyTakesCredentialsInItsURL() async throws {
         let (user, password) = servers.proxyCredentials
         var components = try #require(URLComponents(url: servers.authenticatingProxy, resolvingAgainstBaseURL: false))
-        let refused = try await GannetBinary.run(["--proxy", servers.authenticatingProxy.absoluteString, "--check-status", "\(httpbin)/get"])
+        let refused = try await GannetBinary.run([
+            "--proxy", servers.authenticatingProxy.absoluteString, "--check-status", "\(httpbin)/get",
+        ])
         #expect(refused.status == 4, "the proxy's 407: \(refused.err)")
         components.user = user
         components.password = password
@@ -86,7 +95,9 @@ struct CLINetworkOptionTests: CLIServerSuite {
         // 600 bytes, one every 100 ms (a minute in all), with bytes always moving: only the
         // total limit can stop it.
         let started = ContinuousClock.now
-        let result = try await GannetBinary.run(["--max-time", "1.5", "--timeout", "30", "\(fault)/slow-body?bytes=600&interval_ms=100"])
+        let result = try await GannetBinary.run([
+            "--max-time", "1.5", "--timeout", "30", "\(fault)/slow-body?bytes=600&interval_ms=100",
+        ])
         #expect(result.status == 2, "\(result.err)")
         #expect(result.err.hasPrefix("gannet: error: "))
         #expect(result.err.contains("timed out") || result.err.contains("timeout"), "\(result.err)")
@@ -109,9 +120,17 @@ struct CLINetworkOptionTests: CLIServerSuite {
         let trusted = try await GannetBinary.run(["--verify=\(ca)", tls(.good, "small")])
         #expect(trusted.status == 0, "\(trusted.err)")
         #expect(trusted.out == "ok")
-        #expect(try await GannetBinary.run(["--verify=yes", tls(.good, "small")]).status == 1, "the system store does not know the test CA")
-        #expect(try await GannetBinary.run(["--verify=\(ca)", "--cacert", ca, tls(.good, "small")]).status == 0, "the same file twice")
-        let clash = try await GannetBinary.run(["--verify=\(ca)", "--cacert", servers.certificates.leaf(.good).pem, tls(.good, "small")])
+        #expect(
+            try await GannetBinary.run(["--verify=yes", tls(.good, "small")]).status == 1,
+            "the system store does not know the test CA"
+        )
+        #expect(
+            try await GannetBinary.run(["--verify=\(ca)", "--cacert", ca, tls(.good, "small")]).status == 0,
+            "the same file twice"
+        )
+        let clash = try await GannetBinary.run([
+            "--verify=\(ca)", "--cacert", servers.certificates.leaf(.good).pem, tls(.good, "small"),
+        ])
         #expect(clash.status == 2)
         #expect(clash.err.contains("two CA files"))
         #expect(try await GannetBinary.run(["--verify=/nonexistent/ca.pem", tls(.good, "small")]).status == 1)
@@ -125,7 +144,9 @@ struct CLINetworkOptionTests: CLIServerSuite {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let encrypted = folder.appendingPathComponent("client-encrypted.pem").path
-        try await Self.openssl(["pkey", "-in", certificates.clientKey, "-aes-256-cbc", "-passout", "pass:s3cret", "-out", encrypted])
+        try await Self.openssl([
+            "pkey", "-in", certificates.clientKey, "-aes-256-cbc", "-passout", "pass:s3cret", "-out", encrypted,
+        ])
         #expect(try String(contentsOfFile: encrypted, encoding: .utf8).contains("ENCRYPTED PRIVATE KEY"))
 
         let base = ["--cacert", ca, "--cert", certificates.clientCertificate, "--key", encrypted, "--check-status"]
@@ -140,15 +161,22 @@ struct CLINetworkOptionTests: CLIServerSuite {
         #expect(missing.status == 1)
         #expect(missing.err.lowercased().contains("password"), "\(missing.err)")
 
-        let pkcs12 = try await GannetBinary.run(["--cacert", ca, "--cert", certificates.clientPKCS12, "--cert-key-pass", certificates.clientPKCS12Password,
-                                                 "--check-status", tls(.mutualTLS, "small")])
+        let pkcs12 = try await GannetBinary.run([
+            "--cacert", ca, "--cert", certificates.clientPKCS12, "--cert-key-pass", certificates.clientPKCS12Password,
+            "--check-status", tls(.mutualTLS, "small"),
+        ])
         #expect(pkcs12.status == 0, "\(pkcs12.err)")
         let alone = try await GannetBinary.run(["--cert-key-pass", "x", tls(.mutualTLS, "small")])
         #expect(alone.status == 2, "\(alone.err)")
     }
 
     static func openssl(_ arguments: [String]) async throws {
-        let result = try await GannetBinary.run(executable: URL(fileURLWithPath: "/usr/bin/openssl"), arguments: arguments, in: nil, timeout: .seconds(60))
+        let result = try await GannetBinary.run(
+            executable: URL(fileURLWithPath: "/usr/bin/openssl"),
+            arguments: arguments,
+            in: nil,
+            timeout: .seconds(60)
+        )
         try #require(result.status == 0, "openssl \(arguments.joined(separator: " ")): \(result.err)")
     }
 }

@@ -33,7 +33,9 @@ struct CLIOutputFidelityTests: CLIServerSuite {
         #expect(Array(head.dropFirst().prefix(4)) == ["Zeta: first", "X-Dup: one", "Alpha: second", "X-Dup: two"])
         // Other servers' own phrases: the fault server's generic one, werkzeug's capitals.
         #expect(lines(try await GannetBinary.run(["-h", "\(fault)/status/418"]).out).first == "HTTP/1.1 418 Status")
-        #expect(lines(try await GannetBinary.run(["-h", "\(httpbin)/status/418"]).out).first == "HTTP/1.1 418 I'M A TEAPOT")
+        #expect(
+            lines(try await GannetBinary.run(["-h", "\(httpbin)/status/418"]).out).first == "HTTP/1.1 418 I'M A TEAPOT"
+        )
         let warning = try await GannetBinary.run(["--check-status", "-h", "\(fault)/status/503"])
         #expect(warning.status == 5)
         #expect(warning.err == "gannet: warning: HTTP 503 Status\n")
@@ -54,7 +56,10 @@ struct CLIOutputFidelityTests: CLIServerSuite {
 
         // On a terminal, with colours, the only ESC bytes are gannet's own colour codes.
         let terminal = try await GannetBinary.runOnTerminal(["-h", "\(fault)/raw-head"])
-        #expect(terminal.out.contains("X-Escape\u{1B}[0m: \\x1b[31mred\\x1b[0m\\x07bell"), "\(terminal.out.debugDescription)")
+        #expect(
+            terminal.out.contains("X-Escape\u{1B}[0m: \\x1b[31mred\\x1b[0m\\x07bell"),
+            "\(terminal.out.debugDescription)"
+        )
         #expect(!terminal.out.contains("\u{1B}]0;") && !terminal.stdout.contains(0x07))
     }
 
@@ -73,12 +78,16 @@ struct CLIOutputFidelityTests: CLIServerSuite {
     // MARK: The protocol used
 
     @Test func requestLineShowsHTTP2WhenItWasUsed() async throws {
-        let result = try await GannetBinary.run(["-v", "--cacert", ca, servers.tlsEndpoint(.good).absoluteString + "small"])
+        let result = try await GannetBinary.run([
+            "-v", "--cacert", ca, servers.tlsEndpoint(.good).absoluteString + "small",
+        ])
         #expect(result.status == 0, "\(result.err)")
         let output = lines(result.out)
         #expect(output.first == "GET /small HTTP/2", "\(result.out)")
         #expect(output.contains("HTTP/2 200"), "no reason phrase exists in HTTP/2: \(result.out)")
-        let http1 = try await GannetBinary.run(["-v", "--cacert", ca, servers.tlsEndpoint(.http1Only).absoluteString + "small"])
+        let http1 = try await GannetBinary.run([
+            "-v", "--cacert", ca, servers.tlsEndpoint(.http1Only).absoluteString + "small",
+        ])
         #expect(lines(http1.out).first == "GET /small HTTP/1.1", "\(http1.out)")
         #expect(lines(http1.out).contains("HTTP/1.1 200 OK"))
     }
@@ -86,11 +95,18 @@ struct CLIOutputFidelityTests: CLIServerSuite {
     // MARK: Metrics
 
     @Test func printMShowsTheMetrics() async throws {
-        let result = try await GannetBinary.run(["--print", "m", "--cacert", ca, servers.tlsEndpoint(.good).absoluteString + "small"])
+        let result = try await GannetBinary.run([
+            "--print", "m", "--cacert", ca, servers.tlsEndpoint(.good).absoluteString + "small",
+        ])
         #expect(result.status == 0, "\(result.err)")
         let output = lines(result.out)
         let names = output.compactMap { $0.split(separator: ":", maxSplits: 1).first.map(String.init) }
-        #expect(Array(names.prefix(7)) == ["DNS lookup", "Connect", "TLS handshake", "First byte", "Total", "Reused connection", "Protocol"], "\(result.out)")
+        #expect(
+            Array(names.prefix(7)) == [
+                "DNS lookup", "Connect", "TLS handshake", "First byte", "Total", "Reused connection", "Protocol",
+            ],
+            "\(result.out)"
+        )
         #expect(output.contains("Protocol: HTTP/2"))
         #expect(output.contains("Reused connection: no"))
         #expect(!output.contains("TLS handshake: none"), "a TLS exchange has a handshake time")
@@ -111,7 +127,10 @@ struct CLIOutputFidelityTests: CLIServerSuite {
         #expect(body < metrics)
         #expect(output.contains("TLS handshake: none"))
         #expect(output.contains("Protocol: HTTP/1.1"))
-        #expect(!(try await GannetBinary.run(["-v", "\(httpbin)/get"])).out.contains("DNS lookup: "), "one -v: no metrics")
+        #expect(
+            !(try await GannetBinary.run(["-v", "\(httpbin)/get"])).out.contains("DNS lookup: "),
+            "one -v: no metrics"
+        )
         let short = try await GannetBinary.run(["-vv", "\(httpbin)/get"])
         #expect(short.out.contains("\nTotal: "))
     }
@@ -131,7 +150,10 @@ struct CLIOutputFidelityTests: CLIServerSuite {
         #expect(!error.stdout.contains(0x1B), "\(error.out.debugDescription)")
         #expect(error.out.hasPrefix("gannet: error: "))
         // An explicit --pretty beats the environment (no-color.org); an empty NO_COLOR is unset.
-        let asked = try await GannetBinary.runOnTerminal(["--pretty=all", "\(httpbin)/get"], environment: ["NO_COLOR": "1"])
+        let asked = try await GannetBinary.runOnTerminal(
+            ["--pretty=all", "\(httpbin)/get"],
+            environment: ["NO_COLOR": "1"]
+        )
         #expect(asked.out.contains("\u{1B}[1;34m\"args\""))
         let empty = try await GannetBinary.runOnTerminal(["\(httpbin)/get"], environment: ["NO_COLOR": ""])
         #expect(empty.out.contains("\u{1B}["))
@@ -145,7 +167,9 @@ struct CLIOutputFidelityTests: CLIServerSuite {
         let forced = try await GannetBinary.run(["--style", "none", "--pretty=all", "\(httpbin)/get"])
         #expect(!forced.stdout.contains(0x1B))
         #expect(forced.out.contains("\n    \"url\": "))
-        let warning = try await GannetBinary.runOnTerminal(["-s", "none", "--check-status", "-b", "\(httpbin)/status/404"])
+        let warning = try await GannetBinary.runOnTerminal([
+            "-s", "none", "--check-status", "-b", "\(httpbin)/status/404",
+        ])
         #expect(warning.status == 4)
         #expect(!warning.stdout.contains(0x1B))
         #expect(try await GannetBinary.run(["--style=monokai", "\(httpbin)/get"]).status == 2)

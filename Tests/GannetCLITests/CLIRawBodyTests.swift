@@ -20,10 +20,12 @@ struct CLIRawBodyTests: CLIServerSuite {
     /// Deterministic, not all one byte, so a shifted or repeated chunk changes the digest.
     static func sample(count: Int) -> Data {
         var state: UInt32 = 0x9E37_79B9
-        return Data((0..<count).map { _ in
-            state = state &* 1_664_525 &+ 1_013_904_223
-            return UInt8(truncatingIfNeeded: state >> 24)
-        })
+        return Data(
+            (0..<count).map { _ in
+                state = state &* 1_664_525 &+ 1_013_904_223
+                return UInt8(truncatingIfNeeded: state >> 24)
+            }
+        )
     }
 
     /// `sha256sum`'s digest of `data`, as the fault server reports it.
@@ -31,7 +33,12 @@ struct CLIRawBodyTests: CLIServerSuite {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("gannet-sha-\(UUID().uuidString)")
         try data.write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
-        let result = try await GannetBinary.run(executable: URL(fileURLWithPath: "/usr/bin/sha256sum"), arguments: [file.path], in: nil, timeout: .seconds(60))
+        let result = try await GannetBinary.run(
+            executable: URL(fileURLWithPath: "/usr/bin/sha256sum"),
+            arguments: [file.path],
+            in: nil,
+            timeout: .seconds(60)
+        )
         try #require(result.status == 0, "sha256sum: \(result.err)")
         return String(result.out.prefix { $0 != " " })
     }
@@ -64,7 +71,9 @@ struct CLIRawBodyTests: CLIServerSuite {
         let form = try await GannetBinary.run(["--form", "\(httpbin)/post"], stdin: .file(Data("x=1&y=two".utf8)))
         let echo = try form.json()
         #expect(section(echo, "form")["y"] as? String == "two")
-        #expect(section(echo, "headers")["Content-Type"] as? String == "application/x-www-form-urlencoded; charset=utf-8")
+        #expect(
+            section(echo, "headers")["Content-Type"] as? String == "application/x-www-form-urlencoded; charset=utf-8"
+        )
     }
 
     @Test func largePipedStdinIsStreamedChunked() async throws {
@@ -73,7 +82,10 @@ struct CLIRawBodyTests: CLIServerSuite {
         #expect(result.status == 0, "\(result.err)")
         let echo = echoed(result)
         #expect(echo.head.first == "POST /echo HTTP/1.1")
-        #expect(echo.head.contains { $0.lowercased() == "transfer-encoding: chunked" }, "a pipe's length is unknown: \(echo.head.prefix(12))")
+        #expect(
+            echo.head.contains { $0.lowercased() == "transfer-encoding: chunked" },
+            "a pipe's length is unknown: \(echo.head.prefix(12))"
+        )
         #expect(echo.length == data.count)
         let digest = try await Self.sha256(data)
         #expect(echo.sha256 == digest)
@@ -107,7 +119,10 @@ struct CLIRawBodyTests: CLIServerSuite {
         #expect(withRaw.err.contains("--raw and stdin"))
 
         // Told to, gannet sends the items and leaves stdin alone.
-        let ignored = try await GannetBinary.run(["--ignore-stdin", "\(httpbin)/post", "a=1"], stdin: .pipe(Data("not the body".utf8)))
+        let ignored = try await GannetBinary.run(
+            ["--ignore-stdin", "\(httpbin)/post", "a=1"],
+            stdin: .pipe(Data("not the body".utf8))
+        )
         #expect(ignored.status == 0, "\(ignored.err)")
         let echo = try ignored.json()
         #expect(section(echo, "json")["a"] as? String == "1")
@@ -124,7 +139,9 @@ struct CLIRawBodyTests: CLIServerSuite {
         let echo = try json.json()
         #expect(echo["data"] as? String == #"{"k":[true,null]}"#)
         #expect(section(echo, "headers")["Content-Type"] as? String == "application/json")
-        let typed = try await GannetBinary.run(["--raw", "plain words", "PUT", "\(httpbin)/put", "Content-Type:text/plain"])
+        let typed = try await GannetBinary.run([
+            "--raw", "plain words", "PUT", "\(httpbin)/put", "Content-Type:text/plain",
+        ])
         let typedEcho = try typed.json()
         #expect(typedEcho["data"] as? String == "plain words")
         #expect(section(typedEcho, "headers")["Content-Type"] as? String == "text/plain")
@@ -156,7 +173,8 @@ struct CLIRawBodyTests: CLIServerSuite {
     }
 
     @Test(arguments: [
-        ["URL", "@a.json", "@b.json"], ["URL", "@a.json", "x=1"], ["--raw", "x", "URL", "@a.json"], ["--raw", "x", "URL", "k:=1"],
+        ["URL", "@a.json", "@b.json"], ["URL", "@a.json", "x=1"], ["--raw", "x", "URL", "@a.json"],
+        ["--raw", "x", "URL", "k:=1"],
         ["--form", "URL", "@a.json"], ["--multipart", "--raw", "x", "URL"], ["URL", "@"],
     ])
     func bodySourcesThatClashAreUsageErrors(_ arguments: [String]) async throws {
@@ -194,7 +212,10 @@ struct CLIRawBodyTests: CLIServerSuite {
         try handle.close()
 
         let (result, peak) = try await GannetBinary.runMeasuringPeakMemory(
-            ["--check-status", "PUT", "\(fault)/upload-digest", "@big.bin"], in: folder, timeout: .seconds(600))
+            ["--check-status", "PUT", "\(fault)/upload-digest", "@big.bin"],
+            in: folder,
+            timeout: .seconds(600)
+        )
         #expect(result.status == 0, "\(result.err)")
         // The digest of 2 GiB of zero bytes (`head -c 2147483648 /dev/zero | sha256sum`).
         #expect(result.out == "\(size) \(Self.twoGiBOfZerosSHA256)")
@@ -210,4 +231,3 @@ struct CLIRawBodyTests: CLIServerSuite {
         return folder
     }
 }
-

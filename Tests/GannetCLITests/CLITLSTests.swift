@@ -61,11 +61,17 @@ struct CLITLSTests {
         let intermediatePin = try #require(try await pins(servers.certificates.intermediateCA).first)
         let pass = try await GannetBinary.run(["--cacert", ca, "--pin", leafPin, url(.good, "small")])
         #expect(pass.status == 0, "\(pass.err)")
-        let backup = try await GannetBinary.run(["--cacert", ca, "--pin", "sha256/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=", "--pin", intermediatePin, url(.good, "small")])
+        let backup = try await GannetBinary.run([
+            "--cacert", ca, "--pin", "sha256/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=", "--pin", intermediatePin,
+            url(.good, "small"),
+        ])
         #expect(backup.status == 0, "any pin of the set, anywhere in the verified chain: \(backup.err)")
 
         let marker = "wrong-pin-\(UUID().uuidString)"
-        let refused = try await GannetBinary.run(["--cacert", ca, "--pin", "sha256/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=", url(.good, "small?id=\(marker)")])
+        let refused = try await GannetBinary.run([
+            "--cacert", ca, "--pin", "sha256/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=",
+            url(.good, "small?id=\(marker)"),
+        ])
         #expect(refused.status == 1)
         #expect(refused.err.hasPrefix("gannet: error: "))
         #expect(refused.err.contains(leafPin), "the error lists the presented pins: \(refused.err)")
@@ -76,7 +82,9 @@ struct CLITLSTests {
         let pin = try #require(try await pins(servers.certificates.leaf(.wrongHost).pem).first)
         let refused = try await GannetBinary.run(["--cacert", ca, "--pin", pin, url(.wrongHost, "small")])
         #expect(refused.status == 1)
-        let relaxed = try await GannetBinary.run(["--cacert", ca, "--pin", pin, "--no-validate-domain", url(.wrongHost, "small")])
+        let relaxed = try await GannetBinary.run([
+            "--cacert", ca, "--pin", pin, "--no-validate-domain", url(.wrongHost, "small"),
+        ])
         #expect(relaxed.status == 0, "\(relaxed.err)")
     }
 
@@ -84,19 +92,30 @@ struct CLITLSTests {
         let leaf = servers.certificates.leaf(.good).pem
         // Certificate mode (AFNetworking's): the chain must validate against the store and
         // also lead to a pinned certificate.
-        let certificate = try await GannetBinary.run(["--cacert", ca, "--pinned-cert", leaf, "--pinning-mode", "certificate", url(.good, "small")])
+        let certificate = try await GannetBinary.run([
+            "--cacert", ca, "--pinned-cert", leaf, "--pinning-mode", "certificate", url(.good, "small"),
+        ])
         #expect(certificate.status == 0, "\(certificate.err)")
-        let untrusted = try await GannetBinary.run(["--pinned-cert", leaf, "--pinning-mode", "certificate", url(.good, "small")])
+        let untrusted = try await GannetBinary.run([
+            "--pinned-cert", leaf, "--pinning-mode", "certificate", url(.good, "small"),
+        ])
         #expect(untrusted.status == 1, "the system store does not know the test CA")
         // With invalid certificates allowed, the pinned certificate alone anchors the chain.
-        let anchored = try await GannetBinary.run(["--allow-invalid-certificates", "--pinned-cert", leaf, "--pinning-mode", "certificate", url(.good, "small")])
+        let anchored = try await GannetBinary.run([
+            "--allow-invalid-certificates", "--pinned-cert", leaf, "--pinning-mode", "certificate", url(.good, "small"),
+        ])
         #expect(anchored.status == 0, "\(anchored.err)")
-        let otherCertificate = try await GannetBinary.run(["--cacert", ca, "--pinned-cert", servers.certificates.leaf(.rsa).pem, "--pinning-mode", "certificate", url(.good, "small")])
+        let otherCertificate = try await GannetBinary.run([
+            "--cacert", ca, "--pinned-cert", servers.certificates.leaf(.rsa).pem, "--pinning-mode", "certificate",
+            url(.good, "small"),
+        ])
         #expect(otherCertificate.status == 1)
         // Public-key mode: the key must be in a chain the store trusts.
         let publicKey = try await GannetBinary.run(["--cacert", ca, "--pinned-cert", leaf, url(.good, "small")])
         #expect(publicKey.status == 0, "\(publicKey.err)")
-        let otherKey = try await GannetBinary.run(["--cacert", ca, "--pinned-cert", servers.certificates.leaf(.rsa).pem, url(.good, "small")])
+        let otherKey = try await GannetBinary.run([
+            "--cacert", ca, "--pinned-cert", servers.certificates.leaf(.rsa).pem, url(.good, "small"),
+        ])
         #expect(otherKey.status == 1)
     }
 
@@ -106,31 +125,48 @@ struct CLITLSTests {
         #expect(try await GannetBinary.run(["--allow-invalid-certificates", url(.selfSigned, "small")]).status == 0)
         #expect(try await GannetBinary.run(["--allow-invalid-certificates", url(.expired, "small")]).status == 0)
         let leaf = servers.certificates.leaf(.expired).pem
-        let pinnedExpired = try await GannetBinary.run(["--allow-invalid-certificates", "--pinned-cert", leaf, url(.expired, "small")])
+        let pinnedExpired = try await GannetBinary.run([
+            "--allow-invalid-certificates", "--pinned-cert", leaf, url(.expired, "small"),
+        ])
         #expect(pinnedExpired.status == 0, "the pin still decides: \(pinnedExpired.err)")
-        let otherPin = try await GannetBinary.run(["--allow-invalid-certificates", "--pinned-cert", servers.certificates.leaf(.good).pem, url(.expired, "small")])
+        let otherPin = try await GannetBinary.run([
+            "--allow-invalid-certificates", "--pinned-cert", servers.certificates.leaf(.good).pem,
+            url(.expired, "small"),
+        ])
         #expect(otherPin.status == 1)
     }
 
     @Test func domainValidationCanBeTurnedOff() async throws {
         #expect(try await GannetBinary.run(["--cacert", ca, url(.wrongHost, "small")]).status == 1)
-        #expect(try await GannetBinary.run(["--cacert", ca, "--no-validate-domain", url(.wrongHost, "small")]).status == 0)
+        #expect(
+            try await GannetBinary.run(["--cacert", ca, "--no-validate-domain", url(.wrongHost, "small")]).status == 0
+        )
     }
 
     @Test func mutualTLS() async throws {
         let certificates = servers.certificates
-        let with = try await GannetBinary.run(["--cacert", ca, "--cert", certificates.clientCertificate, "--key", certificates.clientKey,
-                                               "--check-status", url(.mutualTLS, "small")])
+        let with = try await GannetBinary.run([
+            "--cacert", ca, "--cert", certificates.clientCertificate, "--key", certificates.clientKey,
+            "--check-status", url(.mutualTLS, "small"),
+        ])
         #expect(with.status == 0, "\(with.err)")
-        let pkcs12 = try await GannetBinary.run(["--cacert", ca, "--cert", certificates.clientPKCS12, "--check-status", url(.mutualTLS, "small")])
-        #expect(pkcs12.status != 0, "a password-protected PKCS#12 needs its password (--cert-key-pass, CLINetworkOptionTests)")
+        let pkcs12 = try await GannetBinary.run([
+            "--cacert", ca, "--cert", certificates.clientPKCS12, "--check-status", url(.mutualTLS, "small"),
+        ])
+        #expect(
+            pkcs12.status != 0,
+            "a password-protected PKCS#12 needs its password (--cert-key-pass, CLINetworkOptionTests)"
+        )
         let without = try await GannetBinary.run(["--cacert", ca, "--check-status", url(.mutualTLS, "small")])
         #expect(without.status == 4, "nginx answers 400 without a client certificate")
     }
 
     @Test(arguments: [
         ["--pin", "md5/abc", "https://localhost/"], ["--pinning-mode", "certificate", "https://localhost/"],
-        ["--pin", "sha256/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=", "--allow-invalid-certificates", "https://localhost/"],
+        [
+            "--pin", "sha256/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=", "--allow-invalid-certificates",
+            "https://localhost/",
+        ],
         ["--key", "k.pem", "https://localhost/"],
     ])
     func tlsUsageErrors(_ arguments: [String]) async throws {

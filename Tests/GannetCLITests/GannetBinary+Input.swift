@@ -16,7 +16,12 @@ extension GannetBinary {
     }
 
     /// Runs `gannet arguments` with `stdin` as its standard input.
-    static func run(_ arguments: [String], stdin: Input, in directory: URL? = nil, timeout: Duration = .seconds(60)) async throws -> Result {
+    static func run(
+        _ arguments: [String],
+        stdin: Input,
+        in directory: URL? = nil,
+        timeout: Duration = .seconds(60)
+    ) async throws -> Result {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("gannet-stdin-\(UUID().uuidString)")
         let data: Data
         switch stdin {
@@ -30,7 +35,12 @@ extension GannetBinary {
         case .pipe: script = "cat \(shellQuoted(file.path)) | \(command)"
         case .file: script = "exec \(command) < \(shellQuoted(file.path))"
         }
-        return try await run(executable: URL(fileURLWithPath: "/bin/sh"), arguments: ["-c", script], in: directory, timeout: timeout)
+        return try await run(
+            executable: URL(fileURLWithPath: "/bin/sh"),
+            arguments: ["-c", script],
+            in: directory,
+            timeout: timeout
+        )
     }
 
     /// Runs `gannet` inside a pseudo-terminal with `environment` added (`NO_COLOR=1`).
@@ -38,15 +48,25 @@ extension GannetBinary {
     /// test decides for itself whether gannet sees it.
     static func runOnTerminal(_ arguments: [String], environment: [String: String]) async throws -> Result {
         let assignments = environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
-        let command = (["env", "-u", "NO_COLOR"] + assignments + [try location().path] + arguments).map(shellQuoted).joined(separator: " ")
-        return try await run(executable: URL(fileURLWithPath: "/usr/bin/script"), arguments: ["-qfec", command, "/dev/null"], in: nil, timeout: .seconds(60))
+        let command = (["env", "-u", "NO_COLOR"] + assignments + [try location().path] + arguments).map(shellQuoted)
+            .joined(separator: " ")
+        return try await run(
+            executable: URL(fileURLWithPath: "/usr/bin/script"),
+            arguments: ["-qfec", command, "/dev/null"],
+            in: nil,
+            timeout: .seconds(60)
+        )
     }
 
     /// Runs `gannet arguments` as the child of a Python wrapper that waits for it with
     /// `wait4(2)`: the kernel's own record of the child's peak resident set (`ru_maxrss`),
     /// exact however short the peak, with no polling. Returns the result (the wrapper's last
     /// stderr line removed) and the peak in bytes.
-    static func runMeasuringPeakMemory(_ arguments: [String], in directory: URL? = nil, timeout: Duration) async throws -> (result: Result, peakBytes: Int) {
+    static func runMeasuringPeakMemory(
+        _ arguments: [String],
+        in directory: URL? = nil,
+        timeout: Duration
+    ) async throws -> (result: Result, peakBytes: Int) {
         let wrapper = """
             import os, sys
             pid = os.fork()
@@ -57,11 +77,18 @@ extension GannetBinary {
             sys.exit(os.waitstatus_to_exitcode(status))
             """
         let python = ProcessInfo.processInfo.environment["GANNET_PYTHON"] ?? "python3"
-        let result = try await run(executable: URL(fileURLWithPath: "/usr/bin/env"),
-                                   arguments: [python, "-c", wrapper, try location().path] + arguments, in: directory, timeout: timeout)
+        let result = try await run(
+            executable: URL(fileURLWithPath: "/usr/bin/env"),
+            arguments: [python, "-c", wrapper, try location().path] + arguments,
+            in: directory,
+            timeout: timeout
+        )
         let marker = "\ngannet-peak-rss-kib="
         let text = result.err
-        let range = try #require(text.range(of: marker, options: .backwards), "the wrapper reported no peak: \(text.suffix(500))")
+        let range = try #require(
+            text.range(of: marker, options: .backwards),
+            "the wrapper reported no peak: \(text.suffix(500))"
+        )
         let kib = try #require(Int(text[range.upperBound...].trimmingCharacters(in: .whitespacesAndNewlines)))
         let stderr = Data(text[..<range.lowerBound].utf8)
         return (Result(status: result.status, stdout: result.stdout, stderr: stderr), kib * 1024)

@@ -33,14 +33,18 @@ enum GannetBinary {
         candidates.append(executable.deletingLastPathComponent().appendingPathComponent("gannet"))
         // On Darwin the test binary sits inside `GannetPackageTests.xctest/Contents/MacOS/`.
         var folder = executable.deletingLastPathComponent()
-        while folder.path != "/", !folder.lastPathComponent.hasSuffix(".xctest") { folder = folder.deletingLastPathComponent() }
+        while folder.path != "/", !folder.lastPathComponent.hasSuffix(".xctest") {
+            folder = folder.deletingLastPathComponent()
+        }
         if folder.path != "/" { candidates.append(folder.deletingLastPathComponent().appendingPathComponent("gannet")) }
-        let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
         candidates.append(packageRoot.appendingPathComponent(".build/debug/gannet"))
         for candidate in candidates {
             var isDirectory: ObjCBool = false
             if fileManager.fileExists(atPath: candidate.path, isDirectory: &isDirectory), !isDirectory.boolValue,
-               fileManager.isExecutableFile(atPath: candidate.path) {
+                fileManager.isExecutableFile(atPath: candidate.path)
+            {
                 return candidate
             }
         }
@@ -57,17 +61,31 @@ enum GannetBinary {
 
     /// Runs `gannet arguments` with stdout and stderr captured (so both are pipes, never a
     /// terminal), in `directory` when given, and returns its exit status and output.
-    static func run(_ arguments: [String], in directory: URL? = nil, timeout: Duration = .seconds(60)) async throws -> Result {
+    static func run(
+        _ arguments: [String],
+        in directory: URL? = nil,
+        timeout: Duration = .seconds(60)
+    ) async throws -> Result {
         try await run(executable: location(), arguments: arguments, in: directory, timeout: timeout)
     }
 
     /// Runs `gannet arguments` and sends it SIGINT (Ctrl-C) once `ready` holds, given what it
     /// has written to stdout so far; checked every 20 ms. A signal of readiness, never a fixed
     /// delay: on a loaded machine the command may not have started its request after a second.
-    static func runInterrupted(_ arguments: [String], in directory: URL? = nil, environment: [String: String]? = nil,
-                               when ready: @escaping @Sendable (Data) -> Bool) async throws -> Result {
-        try await run(executable: location(), arguments: arguments, in: directory, timeout: .seconds(60),
-                      environment: environment, interruptWhen: ready)
+    static func runInterrupted(
+        _ arguments: [String],
+        in directory: URL? = nil,
+        environment: [String: String]? = nil,
+        when ready: @escaping @Sendable (Data) -> Bool
+    ) async throws -> Result {
+        try await run(
+            executable: location(),
+            arguments: arguments,
+            in: directory,
+            timeout: .seconds(60),
+            environment: environment,
+            interruptWhen: ready
+        )
     }
 
     /// Runs `gannet` inside a pseudo-terminal (`script`), so its stdout and stderr are a tty,
@@ -80,9 +98,14 @@ enum GannetBinary {
         "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 
-    static func run(executable: URL, arguments: [String], in directory: URL?, timeout: Duration,
-                            environment: [String: String]? = nil,
-                            interruptWhen ready: (@Sendable (Data) -> Bool)? = nil) async throws -> Result {
+    static func run(
+        executable: URL,
+        arguments: [String],
+        in directory: URL?,
+        timeout: Duration,
+        environment: [String: String]? = nil,
+        interruptWhen ready: (@Sendable (Data) -> Bool)? = nil
+    ) async throws -> Result {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -90,7 +113,8 @@ enum GannetBinary {
             process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         }
         if let directory { process.currentDirectoryURL = directory }
-        let stdout = Pipe(), stderr = Pipe()
+        let stdout = Pipe()
+        let stderr = Pipe()
         process.standardOutput = stdout
         process.standardError = stderr
         process.standardInput = FileHandle.nullDevice

@@ -1,13 +1,15 @@
 import Foundation
-@testable import GannetCLI
 import Testing
+
+@testable import GannetCLI
 
 /// `--help` is generated from ``OptionTable``; docs/cli.md is written by hand. Every option of
 /// the table must be documented there, with its short name when it has one.
 @Suite("gannet help and docs/cli.md agree")
 struct HelpDocsConsistencyTests {
     static var cliDocs: URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
             .appendingPathComponent("docs/cli.md")
     }
 
@@ -16,7 +18,10 @@ struct HelpDocsConsistencyTests {
         for option in OptionTable.all {
             #expect(docs.contains("`--\(option.long)"), "docs/cli.md does not mention --\(option.long)")
             if let short = option.short {
-                #expect(docs.contains("`-\(short)`") || docs.contains("`-\(short) "), "docs/cli.md does not give -\(short) for --\(option.long)")
+                #expect(
+                    docs.contains("`-\(short)`") || docs.contains("`-\(short) "),
+                    "docs/cli.md does not give -\(short) for --\(option.long)"
+                )
             }
             #expect(HelpText.text.contains("--\(option.long)"))
         }

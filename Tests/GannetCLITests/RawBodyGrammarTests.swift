@@ -1,6 +1,7 @@
 import Foundation
-@testable import GannetCLI
 import Testing
+
+@testable import GannetCLI
 
 /// Where the body comes from, decided when the command line is parsed: stdin's kind is given,
 /// so every rule is checked without a process.
@@ -34,7 +35,10 @@ struct RawBodyGrammarTests {
         let ignored = try invocation(["-I", "example.com"], stdin: .pipe)
         #expect(ignored.body == nil && ignored.method == "GET")
         #expect(try invocation(["example.com"]).body == nil, "a terminal or /dev/null is no body")
-        #expect(try invocation(["example.com", "q==1", "X-A:b"], stdin: .pipe).body == .stdin, "queries and headers are not the body")
+        #expect(
+            try invocation(["example.com", "q==1", "X-A:b"], stdin: .pipe).body == .stdin,
+            "queries and headers are not the body"
+        )
     }
 
     @Test func rawAndAtFile() throws {
@@ -46,15 +50,17 @@ struct RawBodyGrammarTests {
         #expect(try RequestItem.parse(#"\@literal=x"#) == .dataString(name: "@literal", value: "x"))
     }
 
-    @Test(arguments: [
-        (["example.com", "a=1"], StandardInput.Kind.pipe, "--ignore-stdin"),
-        (["--raw", "x", "example.com"], .file, "--raw and stdin"),
-        (["example.com", "@a", "@b"], .none, "@a and @b"),
-        (["--raw", "x", "example.com", "n:=1"], .none, "data items"),
-        (["--multipart", "--raw", "x", "example.com"], .none, "--multipart"),
-        (["--form", "example.com", "@a.txt"], .none, "name@FILE"),
-        (["HEAD", "example.com"], .pipe, "HEAD"),
-    ] as [([String], StandardInput.Kind, String)])
+    @Test(
+        arguments: [
+            (["example.com", "a=1"], StandardInput.Kind.pipe, "--ignore-stdin"),
+            (["--raw", "x", "example.com"], .file, "--raw and stdin"),
+            (["example.com", "@a", "@b"], .none, "@a and @b"),
+            (["--raw", "x", "example.com", "n:=1"], .none, "data items"),
+            (["--multipart", "--raw", "x", "example.com"], .none, "--multipart"),
+            (["--form", "example.com", "@a.txt"], .none, "name@FILE"),
+            (["HEAD", "example.com"], .pipe, "HEAD"),
+        ] as [([String], StandardInput.Kind, String)]
+    )
     func clashesAreUsageErrors(_ arguments: [String], _ stdin: StandardInput.Kind, _ mention: String) {
         let message = usageError(arguments, stdin: stdin)
         #expect(message?.contains(mention) == true, "\(message ?? "no usage error")")
@@ -62,7 +68,8 @@ struct RawBodyGrammarTests {
 
     @Test func networkAndOutputOptions() throws {
         let (options, _) = try ArgumentParser.parse([
-            "--proxy", "http:http://p:1", "--proxy=socks5h://s:2", "--max-time", "2.5", "--verify=no", "-vv", "--style=none",
+            "--proxy", "http:http://p:1", "--proxy=socks5h://s:2", "--max-time", "2.5", "--verify=no", "-vv",
+            "--style=none",
             "--cert-key-pass", "pw",
         ])
         #expect(options.proxies.map(\.scheme) == ["http", nil])

@@ -22,7 +22,9 @@ struct SIGPIPETests {
         let leaf = servers.certificates.leaf(.good)
         let server = Process()
         server.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        server.arguments = [python, Self.serversFolder + "/tls_reset_server.py", leaf.chain ?? leaf.pem, leaf.privateKey]
+        server.arguments = [
+            python, Self.serversFolder + "/tls_reset_server.py", leaf.chain ?? leaf.pem, leaf.privateKey,
+        ]
         let serverOut = Pipe()
         server.standardOutput = serverOut
         let serverIn = Pipe()
@@ -35,7 +37,9 @@ struct SIGPIPETests {
         let firstLine = await withCheckedContinuation { continuation in
             DispatchQueue.global().async {
                 var line = Data()
-                while let byte = try? serverOut.fileHandleForReading.read(upToCount: 1), let first = byte.first, first != 10 {
+                while let byte = try? serverOut.fileHandleForReading.read(upToCount: 1), let first = byte.first,
+                    first != 10
+                {
                     line.append(first)
                 }
                 continuation.resume(returning: String(decoding: line, as: UTF8.self))
@@ -43,18 +47,23 @@ struct SIGPIPETests {
         }
         let port = try #require(Int(firstLine), "the reset server printed \(firstLine.debugDescription)")
 
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gannet-sigpipe-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "gannet-sigpipe-\(UUID().uuidString)"
+        )
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let body = folder.appendingPathComponent("body.bin")
         try Data(count: 64 << 20).write(to: body)
 
         let gannet = try GannetBinary.location().path
-        let wrapper = "import os, signal, sys; signal.signal(signal.SIGPIPE, signal.SIG_DFL); os.execv(sys.argv[1], sys.argv[1:])"
+        let wrapper =
+            "import os, signal, sys; signal.signal(signal.SIGPIPE, signal.SIG_DFL); os.execv(sys.argv[1], sys.argv[1:])"
         let child = Process()
         child.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        child.arguments = [python, "-c", wrapper, gannet, "--cacert", servers.certificates.caBundle, "--multipart",
-                           "POST", "https://localhost:\(port)/upload", "file@\(body.path)"]
+        child.arguments = [
+            python, "-c", wrapper, gannet, "--cacert", servers.certificates.caBundle, "--multipart",
+            "POST", "https://localhost:\(port)/upload", "file@\(body.path)",
+        ]
         let stderr = Pipe()
         child.standardError = stderr
         child.standardOutput = FileHandle.nullDevice
@@ -68,12 +77,17 @@ struct SIGPIPETests {
         }
         let errorText = await withCheckedContinuation { continuation in
             DispatchQueue.global().async {
-                continuation.resume(returning: String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
+                continuation.resume(
+                    returning: String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+                )
             }
         }
         for await _ in exited.stream {}
         watchdog.cancel()
-        #expect(child.terminationReason == .exit, "gannet died of signal \(child.terminationStatus); stderr: \(errorText)")
+        #expect(
+            child.terminationReason == .exit,
+            "gannet died of signal \(child.terminationStatus); stderr: \(errorText)"
+        )
         #expect(child.terminationStatus != 0, "the upload cannot have succeeded")
         #expect(errorText.contains("gannet:"), "a reported error, got: \(errorText)")
     }

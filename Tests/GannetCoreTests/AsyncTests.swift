@@ -2,6 +2,7 @@ import Foundation
 import GannetCore
 import GannetTestSupport
 import Testing
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -53,12 +54,20 @@ struct AsyncTests {
 
     @Test func valueUsesTheSerializer() async throws {
         struct Length: ResponseSerializing {
-            func serialize(request: URLRequest?, response: HTTPURLResponse?, data: Data?, error: (any Error)?) throws -> Int {
+            func serialize(
+                request: URLRequest?,
+                response: HTTPURLResponse?,
+                data: Data?,
+                error: (any Error)?
+            ) throws -> Int {
                 if let error { throw error }
                 return (response?.statusCode ?? 0) * 1000 + (data?.count ?? 0)
             }
         }
-        let value = try await SessionManager().value(for: URLRequest(url: servers.nginx.adding("/small")), serializer: Length())
+        let value = try await SessionManager().value(
+            for: URLRequest(url: servers.nginx.adding("/small")),
+            serializer: Length()
+        )
         #expect(value == 200_002)
     }
 }

@@ -3,6 +3,7 @@ import GannetCore
 import GannetTestSupport
 import Synchronization
 import Testing
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -42,7 +43,11 @@ final class BearerAuthenticator: Authenticator {
         return BearerCredential(token: "fresh-\(number)")
     }
 
-    func didRequest(_ request: URLRequest, with response: HTTPURLResponse, failDueToAuthenticationError error: (any Error)?) -> Bool {
+    func didRequest(
+        _ request: URLRequest,
+        with response: HTTPURLResponse,
+        failDueToAuthenticationError error: (any Error)?
+    ) -> Bool {
         guard response.statusCode == 401 else { return false }
         refusals.increment()
         return true
@@ -62,7 +67,10 @@ struct AuthenticationInterceptorTests {
     let servers: TestServers
     init() throws { servers = try TestServers.shared() }
 
-    struct Counts: Decodable { let accepted: Int; let refused: Int }
+    struct Counts: Decodable {
+        let accepted: Int
+        let refused: Int
+    }
 
     func counts(_ key: String) async throws -> Counts {
         let (data, _) = try await SessionManager().data(for: URLRequest(url: servers.url(.bearerCounts(key))))
@@ -82,7 +90,10 @@ struct AuthenticationInterceptorTests {
     @Test func fiftyRefusedRequestsShareOneRefreshAndAreAllReplayed() async throws {
         let key = UUID().uuidString
         let authenticator = BearerAuthenticator(refusalsBeforeRefreshEnds: 50)
-        let authentication = AuthenticationInterceptor(authenticator: authenticator, credential: BearerCredential(token: "stale"))
+        let authentication = AuthenticationInterceptor(
+            authenticator: authenticator,
+            credential: BearerCredential(token: "stale")
+        )
         let manager = SessionManager()
         manager.interceptor = authentication
         let responses = await sendConcurrently(50, to: servers.url(.bearer(key)), on: manager)
@@ -101,7 +112,10 @@ struct AuthenticationInterceptorTests {
         let key = UUID().uuidString
         let authenticator = BearerAuthenticator()
         authenticator.hold.withLock { $0 = true }
-        let authentication = AuthenticationInterceptor(authenticator: authenticator, credential: BearerCredential(token: "old", expired: true))
+        let authentication = AuthenticationInterceptor(
+            authenticator: authenticator,
+            credential: BearerCredential(token: "old", expired: true)
+        )
         let manager = SessionManager()
         manager.interceptor = authentication
         let url = servers.url(.bearer(key))
@@ -121,7 +135,10 @@ struct AuthenticationInterceptorTests {
         let key = UUID().uuidString
         let authenticator = BearerAuthenticator(refusalsBeforeRefreshEnds: 50, refreshFails: true)
         let manager = SessionManager()
-        manager.interceptor = AuthenticationInterceptor(authenticator: authenticator, credential: BearerCredential(token: "stale"))
+        manager.interceptor = AuthenticationInterceptor(
+            authenticator: authenticator,
+            credential: BearerCredential(token: "stale")
+        )
         let responses = await sendConcurrently(50, to: servers.url(.bearer(key)), on: manager)
         #expect(responses.count == 50)
         for response in responses {
@@ -139,7 +156,10 @@ struct AuthenticationInterceptorTests {
         let key = UUID().uuidString
         let authenticator = BearerAuthenticator(refreshFails: true)
         let manager = SessionManager()
-        manager.interceptor = AuthenticationInterceptor(authenticator: authenticator, credential: BearerCredential(token: "old", expired: true))
+        manager.interceptor = AuthenticationInterceptor(
+            authenticator: authenticator,
+            credential: BearerCredential(token: "old", expired: true)
+        )
         let response = await manager.response(for: URLRequest(url: servers.url(.bearer(key))), serializer: .passthrough)
         let error = try #require(response.error as? GannetError)
         #expect(error.code == .requestAdaptationFailed)
@@ -151,7 +171,10 @@ struct AuthenticationInterceptorTests {
     @Test func withoutACredentialNothingIsSent() async throws {
         let manager = SessionManager()
         manager.interceptor = AuthenticationInterceptor<BearerAuthenticator>(authenticator: BearerAuthenticator())
-        let response = await manager.response(for: URLRequest(url: servers.url(.bearer(UUID().uuidString))), serializer: .passthrough)
+        let response = await manager.response(
+            for: URLRequest(url: servers.url(.bearer(UUID().uuidString))),
+            serializer: .passthrough
+        )
         let error = try #require(response.error as? GannetError)
         #expect(error.code == .requestAdaptationFailed)
         #expect(error.underlyingError as? AuthenticationError == .missingCredential)
@@ -170,9 +193,15 @@ struct AuthenticationInterceptorTests {
         }
         let refreshes = CallCounter()
         let manager = SessionManager()
-        manager.interceptor = AuthenticationInterceptor(authenticator: Useless(refreshes: refreshes), credential: BearerCredential(token: "stale"),
-                                                        refreshWindow: RefreshWindow(interval: 30, maximumAttempts: 3))
-        let response = await manager.response(for: URLRequest(url: servers.url(.bearer(UUID().uuidString))), serializer: .passthrough)
+        manager.interceptor = AuthenticationInterceptor(
+            authenticator: Useless(refreshes: refreshes),
+            credential: BearerCredential(token: "stale"),
+            refreshWindow: RefreshWindow(interval: 30, maximumAttempts: 3)
+        )
+        let response = await manager.response(
+            for: URLRequest(url: servers.url(.bearer(UUID().uuidString))),
+            serializer: .passthrough
+        )
         let error = try #require(response.error as? GannetError)
         #expect(error.code == .requestRetryFailed)
         #expect(error.underlyingError as? AuthenticationError == .excessiveRefresh)
@@ -183,7 +212,10 @@ struct AuthenticationInterceptorTests {
         let authenticator = BearerAuthenticator()
         authenticator.hold.withLock { $0 = true }
         let manager = SessionManager()
-        let authentication = AuthenticationInterceptor(authenticator: authenticator, credential: BearerCredential(token: "old", expired: true))
+        let authentication = AuthenticationInterceptor(
+            authenticator: authenticator,
+            credential: BearerCredential(token: "old", expired: true)
+        )
         manager.interceptor = authentication
         let url = servers.url(.bearer(UUID().uuidString))
         let waiting = Task { await manager.response(for: URLRequest(url: url), serializer: .passthrough) }
@@ -217,7 +249,9 @@ struct AuthenticationRefreshThroughTheManagerTests {
         func refresh(_ credential: BearerCredential, for manager: SessionManager) async throws -> BearerCredential {
             refreshes.increment()
             let (data, response) = try await manager.data(for: URLRequest(url: tokenURL))
-            guard response.statusCode == 200, data.contains(UInt8(ascii: "{")) else { throw URLError(.userAuthenticationRequired) }
+            guard response.statusCode == 200, data.contains(UInt8(ascii: "{")) else {
+                throw URLError(.userAuthenticationRequired)
+            }
             return BearerCredential(token: "fresh-from-server")
         }
     }
@@ -228,12 +262,18 @@ struct AuthenticationRefreshThroughTheManagerTests {
         // The token endpoint fails once with 503: the RetryPolicy retries it, and that
         // retry's adaptation, outside the refresh's Swift task, must not wait for the refresh.
         let authentication = AuthenticationInterceptor(
-            authenticator: ThroughTheManager(tokenURL: servers.url(.flaky(tokenKey, failures: 1)), refreshes: refreshes),
-            credential: BearerCredential(token: "stale"))
+            authenticator: ThroughTheManager(
+                tokenURL: servers.url(.flaky(tokenKey, failures: 1)),
+                refreshes: refreshes
+            ),
+            credential: BearerCredential(token: "stale")
+        )
         let manager = SessionManager()
         manager.interceptor = Interceptor(interceptors: [authentication, RetryPolicy(exponentialBackoffScale: 0.05)])
         let key = UUID().uuidString
-        let work = Task { await manager.response(for: URLRequest(url: servers.url(.bearer(key))), serializer: .passthrough) }
+        let work = Task {
+            await manager.response(for: URLRequest(url: servers.url(.bearer(key))), serializer: .passthrough)
+        }
         let finished = await eventually(within: 30) { manager.tasks.isEmpty && refreshes.value == 1 }
         if !finished { work.cancel() }
         let response = await work.value
@@ -241,7 +281,12 @@ struct AuthenticationRefreshThroughTheManagerTests {
         #expect(response.statusCode == 200, "\(String(describing: response.error))")
         #expect(response.data == Data("Bearer fresh-from-server".utf8))
         #expect(refreshes.value == 1)
-        let (data, _) = try await SessionManager().data(for: URLRequest(url: servers.url(.flaky(tokenKey, failures: 1))))
-        #expect(try JSONDecoder().decode(FlakyReport.self, from: data).attempts == 3, "the token endpoint saw two attempts before this one")
+        let (data, _) = try await SessionManager().data(
+            for: URLRequest(url: servers.url(.flaky(tokenKey, failures: 1)))
+        )
+        #expect(
+            try JSONDecoder().decode(FlakyReport.self, from: data).attempts == 3,
+            "the token endpoint saw two attempts before this one"
+        )
     }
 }

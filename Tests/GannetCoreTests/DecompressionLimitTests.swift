@@ -2,6 +2,7 @@ import Foundation
 import GannetCore
 import GannetTestSupport
 import Testing
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -17,7 +18,9 @@ extension FaultsSerialSuites {
         init() throws { servers = try TestServers.shared() }
 
         private func temporaryDownloads() -> Set<String> {
-            let names = (try? FileManager.default.contentsOfDirectory(atPath: FileManager.default.temporaryDirectory.path)) ?? []
+            let names =
+                (try? FileManager.default.contentsOfDirectory(atPath: FileManager.default.temporaryDirectory.path))
+                ?? []
             return Set(names.filter { $0.hasPrefix("gannet-download-") })
         }
 
@@ -31,7 +34,9 @@ extension FaultsSerialSuites {
             let before = temporaryDownloads()
             let manager = SessionManager()
             let response = await withCheckedContinuation { continuation in
-                manager.downloadTask(with: URLRequest(url: servers.url(.gzipBomb))) { continuation.resume(returning: $0) }.resume()
+                manager.downloadTask(with: URLRequest(url: servers.url(.gzipBomb))) {
+                    continuation.resume(returning: $0)
+                }.resume()
             }
             #expect(gannetCode(response.error) == .decompressionBomb, "\(String(describing: response.error))")
             #expect((response.error as? URLError)?.code == .dataLengthExceedsMaximum)
@@ -50,7 +55,9 @@ extension FaultsSerialSuites {
             let task = try #require(manager.tasks.first)
             // Read nothing until the transfer has stopped or ended: the failure must come from
             // the bomb limit, not from libcurl refusing to buffer while paused.
-            while task.state == .running && task.countOfBytesReceived < 1 << 20 { try await Task.sleep(for: .milliseconds(20)) }
+            while task.state == .running && task.countOfBytesReceived < 1 << 20 {
+                try await Task.sleep(for: .milliseconds(20))
+            }
             var received = 0
             do {
                 for try await chunk in body { received += chunk.count }
@@ -63,11 +70,15 @@ extension FaultsSerialSuites {
 
         @Test func aSlowConsumerOfAHighlyCompressibleBodyGetsItWhole() async throws {
             let manager = SessionManager()
-            let (response, body) = try await manager.bytes(for: URLRequest(url: servers.url(.gzipCompressible(mebibytes: 32))))
+            let (response, body) = try await manager.bytes(
+                for: URLRequest(url: servers.url(.gzipCompressible(mebibytes: 32)))
+            )
             #expect(response.statusCode == 200)
             let task = try #require(manager.tasks.first)
             // The consumer lags: it starts only once the engine has reached the high-water mark.
-            while task.state == .running && task.countOfBytesReceived < 1 << 20 { try await Task.sleep(for: .milliseconds(20)) }
+            while task.state == .running && task.countOfBytesReceived < 1 << 20 {
+                try await Task.sleep(for: .milliseconds(20))
+            }
             var received = 0
             for try await chunk in body { received += chunk.count }
             #expect(received == 32 << 20)
@@ -76,7 +87,8 @@ extension FaultsSerialSuites {
         @Test func aDownloadOfAHighlyCompressibleBodySucceedsWithTheDefaults() async throws {
             let (url, response) = try await SessionManager().download(
                 for: URLRequest(url: servers.url(.gzipCompressible(mebibytes: 32))),
-                to: FileManager.default.temporaryDirectory.appendingPathComponent("gannet-compressible-\(UUID()).bin"))
+                to: FileManager.default.temporaryDirectory.appendingPathComponent("gannet-compressible-\(UUID()).bin")
+            )
             defer { try? FileManager.default.removeItem(at: url) }
             #expect(response.statusCode == 200)
             let size = try FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber
@@ -93,7 +105,9 @@ extension FaultsSerialSuites {
             }
             configuration.limits.maximumDecompressionRatio = nil
             configuration.limits.maximumDownloadBytes = nil
-            let (_, whole) = try await SessionManager(configuration: configuration).bytes(for: URLRequest(url: servers.url(.gzipBomb)))
+            let (_, whole) = try await SessionManager(configuration: configuration).bytes(
+                for: URLRequest(url: servers.url(.gzipBomb))
+            )
             var received = 0
             for try await chunk in whole { received += chunk.count }
             #expect(received == 200 << 20)
@@ -102,7 +116,9 @@ extension FaultsSerialSuites {
         @Test func aStreamedBodyStopsAtTheDownloadLimit() async throws {
             var configuration = SessionConfiguration.default
             configuration.limits.maximumDownloadBytes = 4 << 20
-            let (_, body) = try await SessionManager(configuration: configuration).bytes(for: URLRequest(url: servers.url(.neverEnds)))
+            let (_, body) = try await SessionManager(configuration: configuration).bytes(
+                for: URLRequest(url: servers.url(.neverEnds))
+            )
             var received = 0
             do {
                 for try await chunk in body { received += chunk.count }

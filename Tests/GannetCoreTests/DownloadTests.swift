@@ -2,6 +2,7 @@ import Foundation
 import GannetCore
 import GannetTestSupport
 import Testing
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -12,7 +13,8 @@ struct DownloadTests {
     init() throws { servers = try TestServers.shared() }
 
     private func temporaryDownloads() -> Set<String> {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: FileManager.default.temporaryDirectory.path)) ?? []
+        let names =
+            (try? FileManager.default.contentsOfDirectory(atPath: FileManager.default.temporaryDirectory.path)) ?? []
         return Set(names.filter { $0.hasPrefix("gannet-download-") })
     }
 
@@ -21,8 +23,10 @@ struct DownloadTests {
         defer { try? FileManager.default.removeItem(at: destination) }
         let manager = SessionManager()
         let response = await withCheckedContinuation { continuation in
-            manager.downloadTask(with: URLRequest(url: servers.nginx.adding("/files/10m.bin")),
-                                 destination: { _, _ in destination }) { continuation.resume(returning: $0) }.resume()
+            manager.downloadTask(
+                with: URLRequest(url: servers.nginx.adding("/files/10m.bin")),
+                destination: { _, _ in destination }
+            ) { continuation.resume(returning: $0) }.resume()
         }
         #expect(response.value == destination)
         #expect(response.data == nil)
@@ -34,7 +38,8 @@ struct DownloadTests {
         let before = temporaryDownloads()
         let manager = SessionManager()
         let response = await withCheckedContinuation { continuation in
-            manager.downloadTask(with: URLRequest(url: servers.url(.reset))) { continuation.resume(returning: $0) }.resume()
+            manager.downloadTask(with: URLRequest(url: servers.url(.reset))) { continuation.resume(returning: $0) }
+                .resume()
         }
         #expect((response.error as? URLError)?.code == .networkConnectionLost)
         #expect(temporaryDownloads().subtracting(before).isEmpty)
@@ -44,7 +49,10 @@ struct DownloadTests {
         let target = FileManager.default.temporaryDirectory.appendingPathComponent("gannet-async-dest-\(UUID()).bin")
         try Data("old".utf8).write(to: target)
         defer { try? FileManager.default.removeItem(at: target) }
-        let (url, response) = try await SessionManager().download(for: URLRequest(url: servers.nginx.adding("/files/1m.bin")), to: target)
+        let (url, response) = try await SessionManager().download(
+            for: URLRequest(url: servers.nginx.adding("/files/1m.bin")),
+            to: target
+        )
         #expect(url == target)
         #expect(response.statusCode == 200)
         #expect(try Data(contentsOf: target).count == 1024 * 1024)

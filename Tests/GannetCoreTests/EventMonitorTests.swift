@@ -3,6 +3,7 @@ import GannetCore
 import GannetTestSupport
 import Synchronization
 import Testing
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -47,7 +48,7 @@ final class RecordingMonitor: EventMonitor {
         state.withLock { state in
             if wrong { state.wrongPlace += 1 }
             var events = state.events[task.taskIdentifier] ?? []
-            if (event == "data" || event == "sent"), events.last == event {} else { events.append(event) }
+            if event == "data" || event == "sent", events.last == event {} else { events.append(event) }
             state.events[task.taskIdentifier] = events
             state.bytes[task.taskIdentifier, default: 0] += bytes
         }
@@ -67,17 +68,30 @@ final class RecordingMonitor: EventMonitor {
     func task(_ task: SessionTask, willPerformHTTPRedirection response: HTTPURLResponse, newRequest: URLRequest) {
         record(task, "redirect \(response.statusCode) \(newRequest.url?.path ?? "")")
     }
-    func task(_ task: SessionTask, didReceiveServerTrustChallenge trust: ServerTrust) { record(task, "challenge \(trust.host)") }
-    func task(_ task: SessionTask, didSendBodyData bytesSent: Int64, totalBytesSent: Int64, totalBytesExpectedToSend: Int64) {
+    func task(_ task: SessionTask, didReceiveServerTrustChallenge trust: ServerTrust) {
+        record(task, "challenge \(trust.host)")
+    }
+    func task(
+        _ task: SessionTask,
+        didSendBodyData bytesSent: Int64,
+        totalBytesSent: Int64,
+        totalBytesExpectedToSend: Int64
+    ) {
         record(task, "sent")
     }
-    func task(_ task: SessionTask, didReceiveResponse response: HTTPURLResponse) { record(task, "response \(response.statusCode)") }
+    func task(_ task: SessionTask, didReceiveResponse response: HTTPURLResponse) {
+        record(task, "response \(response.statusCode)")
+    }
     func task(_ task: SessionTask, didReceiveData data: Data) { record(task, "data", bytes: data.count) }
-    func task(_ task: SessionTask, didFinishCollecting metrics: TaskMetrics) { record(task, "metrics \(metrics.redirectCount)") }
+    func task(_ task: SessionTask, didFinishCollecting metrics: TaskMetrics) {
+        record(task, "metrics \(metrics.redirectCount)")
+    }
     func task<Output: Sendable>(_ task: SessionTask, didSerialize response: DataResponse<Output>) {
         record(task, response.error == nil ? "serialized" : "serialized with error")
     }
-    func task(_ task: SessionTask, didFinishWith error: (any Error)?) { record(task, error == nil ? "finished" : "finished with error") }
+    func task(_ task: SessionTask, didFinishWith error: (any Error)?) {
+        record(task, error == nil ? "finished" : "finished with error")
+    }
 }
 
 @Suite("Event monitors")
@@ -86,8 +100,11 @@ struct EventMonitorTests {
     init() throws { servers = try TestServers.shared() }
 
     /// Two monitors, one given at creation and one added afterwards.
-    private func monitoredManager(configure: (inout SessionConfiguration) -> Void = { _ in }) -> (SessionManager, RecordingMonitor, RecordingMonitor) {
-        let first = RecordingMonitor("test.monitor.first"), second = RecordingMonitor("test.monitor.second")
+    private func monitoredManager(
+        configure: (inout SessionConfiguration) -> Void = { _ in }
+    ) -> (SessionManager, RecordingMonitor, RecordingMonitor) {
+        let first = RecordingMonitor("test.monitor.first")
+        let second = RecordingMonitor("test.monitor.second")
         var configuration = SessionConfiguration.default
         configuration.tls.caFile = servers.certificates.caBundle
         configure(&configuration)
@@ -96,7 +113,12 @@ struct EventMonitorTests {
         return (manager, first, second)
     }
 
-    private func expectBoth(_ monitors: (RecordingMonitor, RecordingMonitor), saw expected: [String], bytes: Int, for task: SessionTask) async {
+    private func expectBoth(
+        _ monitors: (RecordingMonitor, RecordingMonitor),
+        saw expected: [String],
+        bytes: Int,
+        for task: SessionTask
+    ) async {
         for monitor in [monitors.0, monitors.1] {
             let events = await monitor.waitUntilFinished(task)
             #expect(events == expected)
@@ -109,10 +131,20 @@ struct EventMonitorTests {
         let (manager, first, second) = monitoredManager()
         defer { manager.finishTasksAndInvalidate() }
         #expect(manager.eventMonitors.count == 2)
-        let (task, response) = await run { manager.dataTask(with: URLRequest(url: servers.httpbin.adding("/bytes/3000")), serializer: .passthrough, completionHandler: $0) }
+        let (task, response) = await run {
+            manager.dataTask(
+                with: URLRequest(url: servers.httpbin.adding("/bytes/3000")),
+                serializer: .passthrough,
+                completionHandler: $0
+            )
+        }
         #expect(response.data?.count == 3000)
-        await expectBoth((first, second), saw: ["created", "resumed", "transfer", "response 200", "data", "metrics 0", "serialized", "finished"],
-                         bytes: 3000, for: task)
+        await expectBoth(
+            (first, second),
+            saw: ["created", "resumed", "transfer", "response 200", "data", "metrics 0", "serialized", "finished"],
+            bytes: 3000,
+            for: task
+        )
     }
 
     /// Adds a header, so that the "adapted" event shows what the adapter did.
@@ -128,16 +160,24 @@ struct EventMonitorTests {
         let (manager, first, second) = monitoredManager()
         defer { manager.finishTasksAndInvalidate() }
         // One 503, then a 200: one retry, adapted again before the second attempt.
-        manager.interceptor = Interceptor(adapters: [TokenAdapter()],
-                                          retriers: [RetryPolicy(exponentialBackoffScale: 0.01, jitter: 0)])
+        manager.interceptor = Interceptor(
+            adapters: [TokenAdapter()],
+            retriers: [RetryPolicy(exponentialBackoffScale: 0.01, jitter: 0)]
+        )
         let url = servers.url(.flaky(UUID().uuidString, failures: 1))
-        let (task, response) = await run { manager.dataTask(with: URLRequest(url: url), serializer: .passthrough, completionHandler: $0) }
+        let (task, response) = await run {
+            manager.dataTask(with: URLRequest(url: url), serializer: .passthrough, completionHandler: $0)
+        }
         #expect(response.response?.statusCode == 200)
         #expect(task.retryCount == 1)
         for monitor in [first, second] {
             let events = await monitor.waitUntilFinished(task).filter { $0 != "data" }
-            #expect(events == ["created", "resumed", "adapted t", "transfer", "response 503", "retry 2 after 503",
-                               "adapted t", "transfer", "response 200", "metrics 0", "serialized", "finished"])
+            #expect(
+                events == [
+                    "created", "resumed", "adapted t", "transfer", "response 503", "retry 2 after 503",
+                    "adapted t", "transfer", "response 200", "metrics 0", "serialized", "finished",
+                ]
+            )
             #expect(monitor.deliveriesInTheWrongPlace == 0)
         }
     }
@@ -148,52 +188,105 @@ struct EventMonitorTests {
         var request = URLRequest(url: servers.nginx.adding("/upload"))
         request.httpMethod = "POST"
         let body = Data(repeating: 0x61, count: 256 * 1024)
-        let (task, response) = await run { manager.uploadTask(with: request, from: body, serializer: .passthrough, completionHandler: $0) }
+        let (task, response) = await run {
+            manager.uploadTask(with: request, from: body, serializer: .passthrough, completionHandler: $0)
+        }
         #expect(response.response?.statusCode == 200)
         #expect(task.countOfBytesSent == Int64(body.count))
-        await expectBoth((first, second), saw: ["created", "resumed", "transfer", "sent", "response 200", "data", "metrics 0", "serialized", "finished"],
-                         bytes: response.data?.count ?? -1, for: task)
+        await expectBoth(
+            (first, second),
+            saw: [
+                "created", "resumed", "transfer", "sent", "response 200", "data", "metrics 0", "serialized", "finished",
+            ],
+            bytes: response.data?.count ?? -1,
+            for: task
+        )
     }
 
     @Test func downloadTaskEventsInOrder() async throws {
         let (manager, first, second) = monitoredManager()
         defer { manager.finishTasksAndInvalidate() }
-        let (task, response) = await run { manager.downloadTask(with: URLRequest(url: servers.nginx.adding("/files/1m.bin")), completionHandler: $0) }
+        let (task, response) = await run {
+            manager.downloadTask(with: URLRequest(url: servers.nginx.adding("/files/1m.bin")), completionHandler: $0)
+        }
         let file = try #require(response.value)
         defer { try? FileManager.default.removeItem(at: file) }
-        await expectBoth((first, second), saw: ["created", "resumed", "transfer", "response 200", "data", "metrics 0", "serialized", "finished"],
-                         bytes: 1024 * 1024, for: task)
+        await expectBoth(
+            (first, second),
+            saw: ["created", "resumed", "transfer", "response 200", "data", "metrics 0", "serialized", "finished"],
+            bytes: 1024 * 1024,
+            for: task
+        )
     }
 
     @Test func redirectedTaskEventsInOrder() async throws {
         let (manager, first, second) = monitoredManager()
         defer { manager.finishTasksAndInvalidate() }
-        let (task, response) = await run { manager.dataTask(with: URLRequest(url: servers.httpbin.adding("/redirect/2")), serializer: .passthrough, completionHandler: $0) }
+        let (task, response) = await run {
+            manager.dataTask(
+                with: URLRequest(url: servers.httpbin.adding("/redirect/2")),
+                serializer: .passthrough,
+                completionHandler: $0
+            )
+        }
         #expect(response.metrics?.redirectCount == 2)
-        await expectBoth((first, second), saw: ["created", "resumed", "transfer", "redirect 302 /relative-redirect/1", "redirect 302 /get",
-                                                "response 200", "data", "metrics 2", "serialized", "finished"],
-                         bytes: response.data?.count ?? -1, for: task)
+        await expectBoth(
+            (first, second),
+            saw: [
+                "created", "resumed", "transfer", "redirect 302 /relative-redirect/1", "redirect 302 /get",
+                "response 200", "data", "metrics 2", "serialized", "finished",
+            ],
+            bytes: response.data?.count ?? -1,
+            for: task
+        )
     }
 
     @Test func challengeAndFailureEvents() async throws {
         let (manager, first, second) = monitoredManager()
         defer { manager.finishTasksAndInvalidate() }
         manager.setServerTrustChallengeHandler { _, _, _ in .performDefaultHandling }
-        let (task, response) = await run { manager.dataTask(with: URLRequest(url: servers.nginxTLS.adding("/small")), serializer: .passthrough, completionHandler: $0) }
+        let (task, response) = await run {
+            manager.dataTask(
+                with: URLRequest(url: servers.nginxTLS.adding("/small")),
+                serializer: .passthrough,
+                completionHandler: $0
+            )
+        }
         #expect(response.data == Data("ok".utf8))
-        await expectBoth((first, second), saw: ["created", "resumed", "transfer", "challenge localhost", "response 200", "data", "metrics 0", "serialized", "finished"],
-                         bytes: 2, for: task)
+        await expectBoth(
+            (first, second),
+            saw: [
+                "created", "resumed", "transfer", "challenge localhost", "response 200", "data", "metrics 0",
+                "serialized", "finished",
+            ],
+            bytes: 2,
+            for: task
+        )
 
         // A refused connection: no response, and the error reaches the last two events.
-        let (refused, failure) = await run { manager.dataTask(with: URLRequest(url: URL(string: "http://127.0.0.1:1/")!), serializer: .passthrough, completionHandler: $0) }
+        let (refused, failure) = await run {
+            manager.dataTask(
+                with: URLRequest(url: URL(string: "http://127.0.0.1:1/")!),
+                serializer: .passthrough,
+                completionHandler: $0
+            )
+        }
         #expect(failure.error != nil)
-        await expectBoth((first, second), saw: ["created", "resumed", "transfer", "metrics 0", "serialized with error", "finished with error"], bytes: 0, for: refused)
+        await expectBoth(
+            (first, second),
+            saw: ["created", "resumed", "transfer", "metrics 0", "serialized with error", "finished with error"],
+            bytes: 0,
+            for: refused
+        )
     }
 
     @Test func suspendResumeAndCancelEvents() async throws {
         let (manager, first, second) = monitoredManager()
         defer { manager.finishTasksAndInvalidate() }
-        let task = manager.dataTask(with: URLRequest(url: servers.url(.slowBody(bytes: 50, intervalMilliseconds: 20))), serializer: .passthrough) { _ in }
+        let task = manager.dataTask(
+            with: URLRequest(url: servers.url(.slowBody(bytes: 50, intervalMilliseconds: 20))),
+            serializer: .passthrough
+        ) { _ in }
         task.resume()
         task.suspend()
         task.resume()
@@ -203,23 +296,41 @@ struct EventMonitorTests {
         let lifecycle: Set = ["created", "resumed", "transfer", "suspended", "cancelled"]
         for monitor in [first, second] {
             let events = await monitor.waitUntilFinished(task)
-            #expect(events.filter(lifecycle.contains) == ["created", "resumed", "transfer", "suspended", "resumed", "cancelled"])
+            #expect(
+                events.filter(lifecycle.contains) == [
+                    "created", "resumed", "transfer", "suspended", "resumed", "cancelled",
+                ]
+            )
             #expect(events.suffix(2) == ["serialized with error", "finished with error"])
         }
         // Cancelled before it started: no transfer and no metrics.
-        let never = manager.dataTask(with: URLRequest(url: servers.httpbin.adding("/get")), serializer: .passthrough) { _ in }
+        let never = manager.dataTask(with: URLRequest(url: servers.httpbin.adding("/get")), serializer: .passthrough) {
+            _ in
+        }
         never.cancel()
-        #expect(await first.waitUntilFinished(never) == ["created", "cancelled", "serialized with error", "finished with error"])
+        #expect(
+            await first.waitUntilFinished(never) == [
+                "created", "cancelled", "serialized with error", "finished with error",
+            ]
+        )
     }
 
     @Test func aMonitorAddedLaterSeesOnlyLaterTasks() async throws {
         let manager = SessionManager()
         defer { manager.finishTasksAndInvalidate() }
-        let early = manager.dataTask(with: URLRequest(url: servers.httpbin.adding("/get")), serializer: .passthrough) { _ in }
+        let early = manager.dataTask(with: URLRequest(url: servers.httpbin.adding("/get")), serializer: .passthrough) {
+            _ in
+        }
         let late = RecordingMonitor("test.monitor.late")
         manager.addEventMonitor(late)
         early.resume()
-        let (task, _) = await run { manager.dataTask(with: URLRequest(url: servers.httpbin.adding("/get")), serializer: .passthrough, completionHandler: $0) }
+        let (task, _) = await run {
+            manager.dataTask(
+                with: URLRequest(url: servers.httpbin.adding("/get")),
+                serializer: .passthrough,
+                completionHandler: $0
+            )
+        }
         #expect(await late.waitUntilFinished(task).first == "created")
         #expect(late.events(of: early).isEmpty)
     }
@@ -234,17 +345,26 @@ struct EventMonitorTests {
         DispatchQueue.global().asyncAfter(deadline: .now() + 60) { blocker.release(timedOut: true) }
 
         // The first event of this task blocks the monitor's queue; it is never resumed.
-        let trigger = manager.dataTask(with: URLRequest(url: servers.httpbin.adding("/get")), serializer: .passthrough) { _ in }
+        let trigger = manager.dataTask(with: URLRequest(url: servers.httpbin.adding("/get")), serializer: .passthrough)
+        { _ in }
         defer { trigger.cancel() }
         let deadline = ContinuousClock.now + .seconds(30)
         while !blocker.isBlocked && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
         #expect(blocker.isBlocked)
 
-        let (first, firstResponse) = await run { manager.dataTask(with: URLRequest(url: servers.httpbin.adding("/bytes/1000")), serializer: .passthrough, completionHandler: $0) }
+        let (first, firstResponse) = await run {
+            manager.dataTask(
+                with: URLRequest(url: servers.httpbin.adding("/bytes/1000")),
+                serializer: .passthrough,
+                completionHandler: $0
+            )
+        }
         #expect(firstResponse.data?.count == 1000)
         #expect(blocker.isBlocked)
         // A second transfer, 10 MiB in many chunks, each queued for the blocked monitor.
-        let (second, secondResponse) = await run { manager.downloadTask(with: URLRequest(url: servers.nginx.adding("/files/10m.bin")), completionHandler: $0) }
+        let (second, secondResponse) = await run {
+            manager.downloadTask(with: URLRequest(url: servers.nginx.adding("/files/10m.bin")), completionHandler: $0)
+        }
         let file = try #require(secondResponse.value)
         defer { try? FileManager.default.removeItem(at: file) }
         #expect(try FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int == 10 * 1024 * 1024)
@@ -268,13 +388,24 @@ struct EventMonitorTests {
         }
         var responses: [(SessionTask, DataResponse<Data>)] = []
         for path in ["/get", "/redirect/1", "/status/500"] {
-            responses.append(await run { manager.dataTask(with: URLRequest(url: servers.httpbin.adding(path)), serializer: .passthrough, completionHandler: $0) })
+            responses.append(
+                await run {
+                    manager.dataTask(
+                        with: URLRequest(url: servers.httpbin.adding(path)),
+                        serializer: .passthrough,
+                        completionHandler: $0
+                    )
+                }
+            )
         }
-        let download = await run { manager.downloadTask(with: URLRequest(url: servers.nginx.adding("/files/1m.bin")), completionHandler: $0) }
+        let download = await run {
+            manager.downloadTask(with: URLRequest(url: servers.nginx.adding("/files/1m.bin")), completionHandler: $0)
+        }
         if let file = download.1.value { try? FileManager.default.removeItem(at: file) }
         let neverStarted = Mutex<SessionTask?>(nil)
         let cancelled = await withCheckedContinuation { continuation in
-            let task = manager.dataTask(with: URLRequest(url: servers.httpbin.adding("/get")), serializer: .passthrough) { continuation.resume(returning: $0) }
+            let task = manager.dataTask(with: URLRequest(url: servers.httpbin.adding("/get")), serializer: .passthrough)
+            { continuation.resume(returning: $0) }
             neverStarted.withLock { $0 = task }
             task.cancel()
         }
@@ -326,17 +457,27 @@ final class BlockingMonitor: EventMonitor {
         }
         recorder.task(task, didCreateInitialRequest: request)
     }
-    func task(_ task: SessionTask, didCreateTransferFor request: URLRequest) { recorder.task(task, didCreateTransferFor: request) }
+    func task(_ task: SessionTask, didCreateTransferFor request: URLRequest) {
+        recorder.task(task, didCreateTransferFor: request)
+    }
     func taskDidResume(_ task: SessionTask) { recorder.taskDidResume(task) }
-    func task(_ task: SessionTask, didReceiveResponse response: HTTPURLResponse) { recorder.task(task, didReceiveResponse: response) }
+    func task(_ task: SessionTask, didReceiveResponse response: HTTPURLResponse) {
+        recorder.task(task, didReceiveResponse: response)
+    }
     func task(_ task: SessionTask, didReceiveData data: Data) { recorder.task(task, didReceiveData: data) }
-    func task(_ task: SessionTask, didFinishCollecting metrics: TaskMetrics) { recorder.task(task, didFinishCollecting: metrics) }
-    func task<Output: Sendable>(_ task: SessionTask, didSerialize response: DataResponse<Output>) { recorder.task(task, didSerialize: response) }
+    func task(_ task: SessionTask, didFinishCollecting metrics: TaskMetrics) {
+        recorder.task(task, didFinishCollecting: metrics)
+    }
+    func task<Output: Sendable>(_ task: SessionTask, didSerialize response: DataResponse<Output>) {
+        recorder.task(task, didSerialize: response)
+    }
     func task(_ task: SessionTask, didFinishWith error: (any Error)?) { recorder.task(task, didFinishWith: error) }
 }
 
 /// Creates a task with `make`, resumes it and returns it with its response.
-func run<Output: Sendable>(_ make: (@escaping @Sendable (DataResponse<Output>) -> Void) -> SessionTask) async -> (SessionTask, DataResponse<Output>) {
+func run<Output: Sendable>(
+    _ make: (@escaping @Sendable (DataResponse<Output>) -> Void) -> SessionTask
+) async -> (SessionTask, DataResponse<Output>) {
     let box = Mutex<SessionTask?>(nil)
     let response = await withCheckedContinuation { continuation in
         let task = make { continuation.resume(returning: $0) }

@@ -2,6 +2,7 @@ import Foundation
 import GannetCore
 import GannetTestSupport
 import Testing
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -29,7 +30,11 @@ extension FaultsSerialSuites {
             let outcome: FaultsOutcome
             do {
                 let manager = ledger.makeManager(configure)
-                outcome = try await Faults.run(manager, Faults.request(servers.url(route), timeout: timeout), within: seconds)
+                outcome = try await Faults.run(
+                    manager,
+                    Faults.request(servers.url(route), timeout: timeout),
+                    within: seconds
+                )
                 manager.invalidateAndCancel()
             }
             await ledger.expectReturned()
@@ -77,7 +82,9 @@ extension FaultsSerialSuites {
         @Test func tenThousandHeadersAreHeadersTooLarge() async throws {
             let outcome = try await outcome(of: .manyHeaders)
             Faults.expectFailure(outcome, .badServerResponse, .headersTooLarge)
-            #expect(outcome.gannetError?.message.contains("\(SessionConfiguration.Limits().maximumHeaderCount)") == true)
+            #expect(
+                outcome.gannetError?.message.contains("\(SessionConfiguration.Limits().maximumHeaderCount)") == true
+            )
         }
 
         @Test func headerLimitsAreGannetsOwnAndConfigurable() async throws {
@@ -169,7 +176,9 @@ extension FaultsSerialSuites {
             do {
                 let manager = ledger.makeManager()
                 let log = FaultsCompletionLog<Data>()
-                let task = manager.dataTask(with: URLRequest(url: servers.url(.slowloris)), serializer: .passthrough) { log.record($0) }
+                let task = manager.dataTask(with: URLRequest(url: servers.url(.slowloris)), serializer: .passthrough) {
+                    log.record($0)
+                }
                 task.resume()
                 try await Task.sleep(for: .milliseconds(300))
                 #expect(log.count == 0)

@@ -3,6 +3,7 @@ import GannetCore
 import GannetTestSupport
 import Synchronization
 import Testing
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -37,7 +38,11 @@ struct FlakyReport: Decodable {
 
 /// Sends one request through `dataTask(with:serializer:interceptor:)` and returns its task
 /// and its single response.
-func send(_ manager: SessionManager, _ request: URLRequest, interceptor: (any RequestInterceptor)? = nil) async -> (SessionTask, DataResponse<Data>) {
+func send(
+    _ manager: SessionManager,
+    _ request: URLRequest,
+    interceptor: (any RequestInterceptor)? = nil
+) async -> (SessionTask, DataResponse<Data>) {
     let calls = CallCounter()
     let box = Mutex<SessionTask?>(nil)
     let response: DataResponse<Data> = await withCheckedContinuation { continuation in
@@ -104,7 +109,10 @@ struct InterceptorTests {
         #expect(task.retryCount == 2)
         for (retry, gap) in report.gaps.enumerated() {
             let bounds = policy.delayBounds(forRetry: retry)
-            #expect(gap >= bounds.lowerBound, "retry \(retry): the server saw \(gap) s between attempts, bounds \(bounds)")
+            #expect(
+                gap >= bounds.lowerBound,
+                "retry \(retry): the server saw \(gap) s between attempts, bounds \(bounds)"
+            )
             #expect(gap < bounds.upperBound + slack, "retry \(retry): \(gap) s, bounds \(bounds)")
         }
     }
@@ -187,7 +195,10 @@ struct InterceptorTests {
         manager.interceptor = RetryPolicy(exponentialBackoffScale: 0.05)
         let destination = FileManager.default.temporaryDirectory.appendingPathComponent("gannet-retry-\(UUID()).json")
         defer { try? FileManager.default.removeItem(at: destination) }
-        let (file, response) = try await manager.download(for: URLRequest(url: servers.url(.flaky(UUID().uuidString, failures: 2))), to: destination)
+        let (file, response) = try await manager.download(
+            for: URLRequest(url: servers.url(.flaky(UUID().uuidString, failures: 2))),
+            to: destination
+        )
         #expect(response.statusCode == 200)
         let report = try JSONDecoder().decode(FlakyReport.self, from: try Data(contentsOf: file))
         #expect(report.attempts == 3)
@@ -195,8 +206,15 @@ struct InterceptorTests {
 
     @Test func theRetryLimitEndsTheAttempts() async throws {
         let recorder = AttemptRecorder()
-        let interceptor = Interceptor(adapters: [recorder], retriers: [RetryPolicy(retryLimit: 3, exponentialBackoffScale: 0.05)])
-        let (task, response) = await send(SessionManager(), URLRequest(url: servers.url(.flaky(UUID().uuidString, failures: 10))), interceptor: interceptor)
+        let interceptor = Interceptor(
+            adapters: [recorder],
+            retriers: [RetryPolicy(retryLimit: 3, exponentialBackoffScale: 0.05)]
+        )
+        let (task, response) = await send(
+            SessionManager(),
+            URLRequest(url: servers.url(.flaky(UUID().uuidString, failures: 10))),
+            interceptor: interceptor
+        )
         #expect(response.statusCode == 503)
         #expect(recorder.count == 4)
         #expect(task.retryCount == 3)
@@ -214,7 +232,11 @@ struct InterceptorTests {
         }
         let manager = SessionManager()
         manager.interceptor = Interceptor(adapters: [Tag(name: "m1"), Tag(name: "m2")])
-        let (task, response) = await send(manager, URLRequest(url: servers.url(.echo)), interceptor: Interceptor(adapters: [Tag(name: "r")]))
+        let (task, response) = await send(
+            manager,
+            URLRequest(url: servers.url(.echo)),
+            interceptor: Interceptor(adapters: [Tag(name: "r")])
+        )
         let head = String(decoding: try #require(response.data), as: UTF8.self)
         #expect(head.contains("X-Order: m1,m2,r\r\n"), "\(head)")
         #expect(task.currentRequest?.value(forHTTPHeaderField: "X-Order") == "m1,m2,r")
@@ -227,21 +249,34 @@ struct InterceptorTests {
             func adapt(_ request: URLRequest, for task: SessionTask) async throws -> URLRequest { throw NoKey() }
         }
         let key = UUID().uuidString
-        let (task, response) = await send(SessionManager(), URLRequest(url: servers.url(.flaky(key, failures: 0))), interceptor: Interceptor(adapters: [Refuse()]))
+        let (task, response) = await send(
+            SessionManager(),
+            URLRequest(url: servers.url(.flaky(key, failures: 0))),
+            interceptor: Interceptor(adapters: [Refuse()])
+        )
         let error = try #require(response.error as? GannetError)
         #expect(error.code == .requestAdaptationFailed)
         #expect(error.underlyingError is Refuse.NoKey)
         #expect(task.state == .completed)
         let (_, next) = await send(SessionManager(), URLRequest(url: servers.url(.flaky(key, failures: 0))))
-        #expect(try JSONDecoder().decode(FlakyReport.self, from: try #require(next.data)).attempts == 1, "nothing was sent")
+        #expect(
+            try JSONDecoder().decode(FlakyReport.self, from: try #require(next.data)).attempts == 1,
+            "nothing was sent"
+        )
     }
 
     @Test func aRetrierCanFailTheTaskWithItsOwnError() async throws {
         struct Quota: Error {}
         struct Give: RequestRetrier {
-            func retry(_ task: SessionTask, after attempt: FailedAttempt) async -> RetryResult { .doNotRetryWithError(Quota()) }
+            func retry(_ task: SessionTask, after attempt: FailedAttempt) async -> RetryResult {
+                .doNotRetryWithError(Quota())
+            }
         }
-        let (_, response) = await send(SessionManager(), URLRequest(url: servers.url(.status(500))), interceptor: Interceptor(retriers: [Give()]))
+        let (_, response) = await send(
+            SessionManager(),
+            URLRequest(url: servers.url(.status(500))),
+            interceptor: Interceptor(retriers: [Give()])
+        )
         let error = try #require(response.error as? GannetError)
         #expect(error.code == .requestRetryFailed)
         #expect(error.underlyingError is Quota)
@@ -256,13 +291,24 @@ struct InterceptorTests {
                 return attempt.retryCount == 0 ? result : .doNotRetry
             }
         }
-        let first = CallCounter(), second = CallCounter(), third = CallCounter()
-        let interceptor = Interceptor(retriers: [Answer(result: .doNotRetry, asked: first), Answer(result: .retry, asked: second),
-                                                 Answer(result: .retryWithDelay(50), asked: third)])
-        let (task, response) = await send(SessionManager(), URLRequest(url: servers.url(.status(500))), interceptor: interceptor)
+        let first = CallCounter()
+        let second = CallCounter()
+        let third = CallCounter()
+        let interceptor = Interceptor(retriers: [
+            Answer(result: .doNotRetry, asked: first), Answer(result: .retry, asked: second),
+            Answer(result: .retryWithDelay(50), asked: third),
+        ])
+        let (task, response) = await send(
+            SessionManager(),
+            URLRequest(url: servers.url(.status(500))),
+            interceptor: interceptor
+        )
         #expect(response.statusCode == 500)
         #expect(task.retryCount == 1)
-        #expect(first.value == 2 && second.value == 2 && third.value == 1, "the third is asked only after the second said no")
+        #expect(
+            first.value == 2 && second.value == 2 && third.value == 1,
+            "the third is asked only after the second said no"
+        )
     }
 
     @Test func successfulResponsesAndClientErrorsReachTheRetrierOnlyWhenFailed() async throws {
@@ -304,8 +350,11 @@ struct InterceptorTests {
         }
         let manager = SessionManager()
         let result = Mutex<DataResponse<Data>?>(nil)
-        let task = manager.dataTask(with: URLRequest(url: servers.url(.status(503))), serializer: .passthrough,
-                                    interceptor: Interceptor(retriers: [Wait(decided: decided)])) { response in
+        let task = manager.dataTask(
+            with: URLRequest(url: servers.url(.status(503))),
+            serializer: .passthrough,
+            interceptor: Interceptor(retriers: [Wait(decided: decided)])
+        ) { response in
             result.withLock { $0 = response }
         }
         task.resume()
@@ -322,7 +371,8 @@ struct InterceptorTests {
     }
 
     @Test func cancellingDuringAdaptationEndsTheTaskAndCancelsTheAdapter() async throws {
-        let entered = CallCounter(), sawCancellation = CallCounter()
+        let entered = CallCounter()
+        let sawCancellation = CallCounter()
         struct Slow: RequestAdapter {
             let entered: CallCounter, sawCancellation: CallCounter
             func adapt(_ request: URLRequest, for task: SessionTask) async throws -> URLRequest {
@@ -338,8 +388,11 @@ struct InterceptorTests {
         }
         let key = UUID().uuidString
         let work = Task {
-            await SessionManager().response(for: URLRequest(url: servers.url(.flaky(key, failures: 0))), serializer: .passthrough,
-                                            interceptor: Interceptor(adapters: [Slow(entered: entered, sawCancellation: sawCancellation)]))
+            await SessionManager().response(
+                for: URLRequest(url: servers.url(.flaky(key, failures: 0))),
+                serializer: .passthrough,
+                interceptor: Interceptor(adapters: [Slow(entered: entered, sawCancellation: sawCancellation)])
+            )
         }
         #expect(await eventually { entered.value == 1 })
         let cancelledAt = ContinuousClock.now
@@ -349,7 +402,10 @@ struct InterceptorTests {
         #expect((response.error as? URLError)?.code == .cancelled)
         #expect(await eventually { sawCancellation.value == 1 }, "the adapter's Swift task was cancelled")
         let (_, next) = await send(SessionManager(), URLRequest(url: servers.url(.flaky(key, failures: 0))))
-        #expect(try JSONDecoder().decode(FlakyReport.self, from: try #require(next.data)).attempts == 1, "nothing was sent")
+        #expect(
+            try JSONDecoder().decode(FlakyReport.self, from: try #require(next.data)).attempts == 1,
+            "nothing was sent"
+        )
     }
 
     @Test func invalidatingTheManagerDuringARetryDelayCancelsTheTask() async throws {
@@ -364,15 +420,21 @@ struct InterceptorTests {
         }
         let decided = CallCounter()
         let manager = SessionManager()
-        manager.interceptor = Interceptor(retriers: [Signalling(decided: decided, base: RetryPolicy(exponentialBackoffScale: 30))])
+        manager.interceptor = Interceptor(retriers: [
+            Signalling(decided: decided, base: RetryPolicy(exponentialBackoffScale: 30))
+        ])
         let result = Mutex<DataResponse<Data>?>(nil)
-        let task = manager.dataTask(with: URLRequest(url: servers.url(.status(503))), serializer: .passthrough) { response in
+        let task = manager.dataTask(with: URLRequest(url: servers.url(.status(503))), serializer: .passthrough) {
+            response in
             result.withLock { $0 = response }
         }
         task.resume()
         #expect(await eventually { decided.value == 1 })
         manager.invalidateAndCancel()
-        #expect(await eventually(within: 10) { result.withLock { $0 != nil } }, "well before the 22.5 s or more of backoff")
+        #expect(
+            await eventually(within: 10) { result.withLock { $0 != nil } },
+            "well before the 22.5 s or more of backoff"
+        )
         #expect((result.withLock { $0?.error } as? URLError)?.code == .cancelled)
         #expect(task.state == .completed)
     }

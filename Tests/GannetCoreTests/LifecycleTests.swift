@@ -3,6 +3,7 @@ import GannetCore
 import GannetTestSupport
 import Synchronization
 import Testing
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -33,7 +34,8 @@ extension FaultsSerialSuites {
         static func describe(_ records: [FaultsRecord]) -> [String: Int] {
             var counts: [String: Int] = [:]
             for record in records {
-                let key = "\(record.urlErrorCode.map { "\($0.rawValue)" } ?? "success") \(record.gannetCode.map { "\($0)" } ?? "-")"
+                let key =
+                    "\(record.urlErrorCode.map { "\($0.rawValue)" } ?? "success") \(record.gannetCode.map { "\($0)" } ?? "-")"
                 counts[key, default: 0] += 1
             }
             return counts
@@ -45,10 +47,14 @@ extension FaultsSerialSuites {
             switch point {
             case .beforeResume, .rightAfterResume, .whileWaiting:
                 // The server answers only after a second: the cancellation always comes first.
-                return record.urlErrorCode == .cancelled ? nil : "ended \(record.urlErrorCode.map { "\($0.rawValue)" } ?? "successfully") instead of cancelled"
+                return record.urlErrorCode == .cancelled
+                    ? nil
+                    : "ended \(record.urlErrorCode.map { "\($0.rawValue)" } ?? "successfully") instead of cancelled"
             case .duringBody:
                 if record.urlErrorCode == .cancelled { return nil }
-                return record.data == trickle ? nil : "neither cancelled nor the whole body (\(record.urlErrorCode.map { "\($0.rawValue)" } ?? "success"), \(record.data?.count ?? -1) bytes)"
+                return record.data == trickle
+                    ? nil
+                    : "neither cancelled nor the whole body (\(record.urlErrorCode.map { "\($0.rawValue)" } ?? "success"), \(record.data?.count ?? -1) bytes)"
             case .afterCompletion:
                 return record.data == Data("ok".utf8) ? nil : "a completed task changed its outcome"
             }
@@ -80,7 +86,8 @@ extension FaultsSerialSuites {
                         let record = FaultsRecord()
                         let holder = FaultsBox<SessionTask?>(nil)
                         group.enter()
-                        let task = manager.dataTask(with: URLRequest(url: urls[point]!), serializer: .passthrough) { response in
+                        let task = manager.dataTask(with: URLRequest(url: urls[point]!), serializer: .passthrough) {
+                            response in
                             guard record.record(response) else { return }
                             // Taken out of the holder so the task is released after this call.
                             let task = holder.withLock { held -> SessionTask? in
@@ -147,7 +154,10 @@ extension FaultsSerialSuites {
                     let record = FaultsRecord()
                     records.append(record)
                     group.enter()
-                    let task = manager.dataTask(with: URLRequest(url: servers.url(.delay(milliseconds: 60_000))), serializer: .passthrough) { response in
+                    let task = manager.dataTask(
+                        with: URLRequest(url: servers.url(.delay(milliseconds: 60_000))),
+                        serializer: .passthrough
+                    ) { response in
                         if record.record(response) { group.leave() }
                     }
                     let ready = FaultsCounter()
@@ -162,7 +172,10 @@ extension FaultsSerialSuites {
                 }
                 let ended = await Faults.poll(seconds: 30) { records.allSatisfy { $0.completions > 0 } }
                 let running = records.filter { $0.completions == 0 }.count
-                #expect(ended, "\(running) of \(total) tasks cancelled while resume() ran were still transferring 30 s later")
+                #expect(
+                    ended,
+                    "\(running) of \(total) tasks cancelled while resume() ran were still transferring 30 s later"
+                )
                 manager.invalidateAndCancel()
                 #expect(await Faults.wait(for: group, seconds: 10))
                 try await Task.sleep(for: .milliseconds(100))
@@ -207,7 +220,10 @@ extension FaultsSerialSuites {
                     let record = FaultsRecord()
                     records.append(record)
                     group.enter()
-                    manager.dataTask(with: URLRequest(url: servers.url(.delay(milliseconds: 200))), serializer: .passthrough) { response in
+                    manager.dataTask(
+                        with: URLRequest(url: servers.url(.delay(milliseconds: 200))),
+                        serializer: .passthrough
+                    ) { response in
                         if record.record(response) { group.leave() }
                     }.resume()
                 }
@@ -223,13 +239,19 @@ extension FaultsSerialSuites {
                 try await Task.sleep(for: .milliseconds(100))
                 #expect(records.filter { $0.completions != 1 }.isEmpty)
                 let failed = records.filter { $0.data != Data("ok".utf8) }
-                #expect(failed.isEmpty, "\(failed.count) tasks failed, e.g. \(failed.first.map { "\($0.urlErrorCode.map { "\($0.rawValue)" } ?? "-") \(String(describing: $0.gannetCode))" } ?? "")")
+                #expect(
+                    failed.isEmpty,
+                    "\(failed.count) tasks failed, e.g. \(failed.first.map { "\($0.urlErrorCode.map { "\($0.rawValue)" } ?? "-") \(String(describing: $0.gannetCode))" } ?? "")"
+                )
                 manager.invalidateAndCancel()
             }
             // One engine thread drives every transfer: no thread per task.
             #expect(peakThreads <= ledger.threads + 24, "peak \(peakThreads) threads, baseline \(ledger.threads)")
             // At most one connection per task, plus the engine's own few descriptors.
-            #expect(peakDescriptors <= ledger.descriptors + count + 32, "peak \(peakDescriptors) descriptors, baseline \(ledger.descriptors)")
+            #expect(
+                peakDescriptors <= ledger.descriptors + count + 32,
+                "peak \(peakDescriptors) descriptors, baseline \(ledger.descriptors)"
+            )
             await ledger.expectReturned(threadSlack: 4)
         }
 
@@ -245,12 +267,20 @@ extension FaultsSerialSuites {
                 let group = DispatchGroup()
                 for _ in 0..<count {
                     group.enter()
-                    manager.dataTask(with: URLRequest(url: servers.url(FaultRoute("/delay-ms/5000?\(marker)"))), serializer: .passthrough) { _ in
+                    manager.dataTask(
+                        with: URLRequest(url: servers.url(FaultRoute("/delay-ms/5000?\(marker)"))),
+                        serializer: .passthrough
+                    ) { _ in
                         group.leave()
                     }.resume()
                 }
-                let arrived = await Faults.poll(seconds: 4) { Faults.faultLogLines(servers, containing: marker).count == count }
-                #expect(arrived, "after 4 s the server had \(Faults.faultLogLines(servers, containing: marker).count) of \(count) requests; the rest wait for the first exchange to end")
+                let arrived = await Faults.poll(seconds: 4) {
+                    Faults.faultLogLines(servers, containing: marker).count == count
+                }
+                #expect(
+                    arrived,
+                    "after 4 s the server had \(Faults.faultLogLines(servers, containing: marker).count) of \(count) requests; the rest wait for the first exchange to end"
+                )
                 manager.invalidateAndCancel()
                 #expect(await Faults.wait(for: group, seconds: 5))
             }
@@ -277,7 +307,10 @@ extension FaultsSerialSuites {
                     let record = FaultsRecord()
                     records.append(record)
                     group.enter()
-                    manager.dataTask(with: URLRequest(url: servers.url(.slowBody(bytes: 3000, intervalMilliseconds: 10))), serializer: .passthrough) { response in
+                    manager.dataTask(
+                        with: URLRequest(url: servers.url(.slowBody(bytes: 3000, intervalMilliseconds: 10))),
+                        serializer: .passthrough
+                    ) { response in
                         if record.record(response) { group.leave() }
                     }.resume()
                 }
@@ -290,8 +323,13 @@ extension FaultsSerialSuites {
                 #expect(await Faults.wait(for: group, seconds: 5), "not every task ended after invalidateAndCancel()")
                 try await Task.sleep(for: .milliseconds(100))
                 #expect(records.allSatisfy { $0.completions == 1 })
-                let notCancelled = records.filter { $0.urlErrorCode != .cancelled || $0.gannetCode != .sessionInvalidated }
-                #expect(notCancelled.isEmpty, "\(notCancelled.count) tasks did not end cancelled by the invalidation: \(Self.describe(notCancelled))")
+                let notCancelled = records.filter {
+                    $0.urlErrorCode != .cancelled || $0.gannetCode != .sessionInvalidated
+                }
+                #expect(
+                    notCancelled.isEmpty,
+                    "\(notCancelled.count) tasks did not end cancelled by the invalidation: \(Self.describe(notCancelled))"
+                )
                 #expect(manager.isInvalidated)
                 #expect(manager.tasks.isEmpty)
 
@@ -299,7 +337,10 @@ extension FaultsSerialSuites {
                 Faults.expectFailure(refused, .cancelled, .sessionInvalidated)
             }
             try await Task.sleep(for: .milliseconds(100))
-            #expect(Faults.faultLogLines(servers, containing: marker).isEmpty, "a task of an invalidated manager was sent")
+            #expect(
+                Faults.faultLogLines(servers, containing: marker).isEmpty,
+                "a task of an invalidated manager was sent"
+            )
             await ledger.expectReturned()
         }
 
@@ -333,7 +374,10 @@ extension FaultsSerialSuites {
                 let response = try #require(await log.wait(seconds: 10))
                 try await Task.sleep(for: Faults.settle)
                 #expect(log.count == 1)
-                #expect(response.value == Data(repeating: UInt8(ascii: "d"), count: length), "\(String(describing: response.error))")
+                #expect(
+                    response.value == Data(repeating: UInt8(ascii: "d"), count: length),
+                    "\(String(describing: response.error))"
+                )
                 #expect(task.state == .completed)
                 manager.invalidateAndCancel()
             }
@@ -342,7 +386,10 @@ extension FaultsSerialSuites {
 
         // MARK: Cancelling from inside hooks
 
-        private func runCancellingFromHook(_ install: (SessionManager) -> Void, route: FaultRoute) async throws -> FaultsOutcome {
+        private func runCancellingFromHook(
+            _ install: (SessionManager) -> Void,
+            route: FaultRoute
+        ) async throws -> FaultsOutcome {
             let ledger = try await FaultsLedger.begin(servers)
             let outcome: FaultsOutcome
             do {
@@ -357,37 +404,46 @@ extension FaultsSerialSuites {
 
         @Test func cancellingFromTheDataHookCompletesOnce() async throws {
             let chunks = FaultsCounter()
-            let outcome = try await runCancellingFromHook({ manager in
-                manager.setDataTaskDidReceiveData { _, task, _ in
-                    if chunks.increment() == 1 { task.cancel() }
-                }
-            }, route: .slowBody(bytes: 50, intervalMilliseconds: 10))
+            let outcome = try await runCancellingFromHook(
+                { manager in
+                    manager.setDataTaskDidReceiveData { _, task, _ in
+                        if chunks.increment() == 1 { task.cancel() }
+                    }
+                },
+                route: .slowBody(bytes: 50, intervalMilliseconds: 10)
+            )
             Faults.expectFailure(outcome, .cancelled, nil)
             #expect(chunks.count < 50)
         }
 
         @Test func cancellingFromTheResponseHookCompletesOnce() async throws {
-            let outcome = try await runCancellingFromHook({ manager in
-                manager.setDataTaskDidReceiveResponse { _, task, _ in
-                    task.cancel()
-                    return .allow
-                }
-            }, route: .slowBody(bytes: 50, intervalMilliseconds: 10))
+            let outcome = try await runCancellingFromHook(
+                { manager in
+                    manager.setDataTaskDidReceiveResponse { _, task, _ in
+                        task.cancel()
+                        return .allow
+                    }
+                },
+                route: .slowBody(bytes: 50, intervalMilliseconds: 10)
+            )
             Faults.expectFailure(outcome, .cancelled, nil)
         }
 
         @Test func cancellingFromTheDeferredResponseHookCompletesOnceAndALateDecisionIsIgnored() async throws {
             let decided = FaultsCounter()
-            let outcome = try await runCancellingFromHook({ manager in
-                manager.setDataTaskDidReceiveResponse(deferred: { _, task, _, decide in
-                    task.cancel()
-                    DispatchQueue.global().asyncAfter(deadline: .now() + 0.02) {
-                        decide(.allow)
-                        decide(.cancel)
-                        decided.increment()
-                    }
-                })
-            }, route: .slowBody(bytes: 20, intervalMilliseconds: 5))
+            let outcome = try await runCancellingFromHook(
+                { manager in
+                    manager.setDataTaskDidReceiveResponse(deferred: { _, task, _, decide in
+                        task.cancel()
+                        DispatchQueue.global().asyncAfter(deadline: .now() + 0.02) {
+                            decide(.allow)
+                            decide(.cancel)
+                            decided.increment()
+                        }
+                    })
+                },
+                route: .slowBody(bytes: 20, intervalMilliseconds: 5)
+            )
             try await Task.sleep(for: .milliseconds(100))
             #expect(decided.count == 1)
             Faults.expectFailure(outcome, .cancelled, nil)
@@ -407,7 +463,10 @@ extension FaultsSerialSuites {
                 task.resume()
                 try await Task.sleep(for: .milliseconds(600))
                 #expect(asked.count == 1)
-                #expect(log.count == 0, "the task ended while its decision was pending: \(String(describing: log.first?.error))")
+                #expect(
+                    log.count == 0,
+                    "the task ended while its decision was pending: \(String(describing: log.first?.error))"
+                )
                 task.cancel()
                 let response = try #require(await log.wait(seconds: 2))
                 try await Task.sleep(for: Faults.settle)

@@ -3,6 +3,7 @@ import GannetCore
 import GannetTestSupport
 import Synchronization
 import Testing
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -12,7 +13,9 @@ struct LoggingEventMonitorTests {
     let servers: TestServers
     init() throws { servers = try TestServers.shared() }
 
-    static let secrets = ["bearer-secret-123", "cookie-secret-456", "proxy-secret-789", "url-pa55word", "setcookie-secret-000"]
+    static let secrets = [
+        "bearer-secret-123", "cookie-secret-456", "proxy-secret-789", "url-pa55word", "setcookie-secret-000",
+    ]
 
     /// A request carrying every kind of credential, to httpbin's header echo (the body, which
     /// is not logged, shows what was sent).
@@ -29,7 +32,10 @@ struct LoggingEventMonitorTests {
 
     /// A response with a `Set-Cookie` whose value is not in the URL as such (percent-encoded).
     private func setCookieRequest() -> URLRequest {
-        var components = URLComponents(url: servers.httpbin.adding("/response-headers"), resolvingAgainstBaseURL: false)!
+        var components = URLComponents(
+            url: servers.httpbin.adding("/response-headers"),
+            resolvingAgainstBaseURL: false
+        )!
         let encoded = "setcookie-secret-000".utf8.map { String(format: "%%%02X", $0) }.joined()
         components.percentEncodedQuery = "Set-Cookie=\(encoded)"
         var request = URLRequest(url: components.url!)
@@ -47,12 +53,16 @@ struct LoggingEventMonitorTests {
         let manager = SessionManager(eventMonitors: [logger, recorder])
         defer { manager.finishTasksAndInvalidate() }
 
-        let (authTask, authResponse) = await run { manager.dataTask(with: credentialRequest(), serializer: .passthrough, completionHandler: $0) }
+        let (authTask, authResponse) = await run {
+            manager.dataTask(with: credentialRequest(), serializer: .passthrough, completionHandler: $0)
+        }
         #expect(authResponse.response?.statusCode == 200)
         let sent = try #require(try json(authResponse.data)["headers"] as? [String: String])
         #expect(sent["Authorization"] == "Basic " + Data("gannet:url-pa55word".utf8).base64EncodedString())
         #expect(sent["Cookie"] == "session=cookie-secret-456")
-        let (cookieTask, cookieResponse) = await run { manager.dataTask(with: setCookieRequest(), serializer: .passthrough, completionHandler: $0) }
+        let (cookieTask, cookieResponse) = await run {
+            manager.dataTask(with: setCookieRequest(), serializer: .passthrough, completionHandler: $0)
+        }
         #expect(cookieResponse.response?.value(forHTTPHeaderField: "Set-Cookie") == "setcookie-secret-000")
         for task in [authTask, cookieTask] { _ = await recorder.waitUntilFinished(task) }
         let deadline = ContinuousClock.now + .seconds(30)
@@ -74,8 +84,13 @@ struct LoggingEventMonitorTests {
         #expect(log.contains { $0.hasPrefix("[Gannet] #\(authTask.taskIdentifier) response 200 [") })
         #expect(log.contains { $0.hasPrefix("[Gannet] #\(cookieTask.taskIdentifier) sending GET ") })
 
-        for description in [authTask.cURLDescription(), cookieTask.cURLDescription(), credentialRequest().cURLDescription(), setCookieRequest().cURLDescription()] {
-            for secret in Self.secrets { #expect(!description.contains(secret), "\(secret) leaked into \(description)") }
+        for description in [
+            authTask.cURLDescription(), cookieTask.cURLDescription(), credentialRequest().cURLDescription(),
+            setCookieRequest().cURLDescription(),
+        ] {
+            for secret in Self.secrets {
+                #expect(!description.contains(secret), "\(secret) leaked into \(description)")
+            }
         }
         #expect(authTask.cURLDescription().contains("--header 'Cookie: ***'"))
         #expect(cookieTask.cURLDescription().contains("--header 'Authorization: ***'"))
@@ -90,7 +105,9 @@ struct LoggingEventMonitorTests {
         let recorder = RecordingMonitor("test.logging.file")
         let manager = SessionManager(eventMonitors: [logger, recorder])
         defer { manager.finishTasksAndInvalidate() }
-        let (task, _) = await run { manager.dataTask(with: setCookieRequest(), serializer: .passthrough, completionHandler: $0) }
+        let (task, _) = await run {
+            manager.dataTask(with: setCookieRequest(), serializer: .passthrough, completionHandler: $0)
+        }
         _ = await recorder.waitUntilFinished(task)
         let deadline = ContinuousClock.now + .seconds(30)
         var text = ""

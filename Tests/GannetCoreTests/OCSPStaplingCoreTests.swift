@@ -3,6 +3,7 @@ import GannetCore
 import GannetTestSupport
 import Synchronization
 import Testing
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -56,11 +57,15 @@ struct OCSPStaplingCoreTests {
         try Data(contentsOf: URL(fileURLWithPath: servers.certificates.leaf(variant).der))
     }
 
-    static let stapling: [TLSVariant] = [.stapledGood, .stapledGoodTLS12Only, .stapledGoodTLS13Only, .stapledRevokedTLS12Only, .stapledRevokedTLS13Only]
+    static let stapling: [TLSVariant] = [
+        .stapledGood, .stapledGoodTLS12Only, .stapledGoodTLS13Only, .stapledRevokedTLS12Only, .stapledRevokedTLS13Only,
+    ]
     static let notStapling: [TLSVariant] = [.good, .tls12Only, .tls13Only]
 
-    @Test("An evaluator that does not request stapling gets no staple, even from a stapling server",
-          arguments: stapling)
+    @Test(
+        "An evaluator that does not request stapling gets no staple, even from a stapling server",
+        arguments: stapling
+    )
     func notRequested(variant: TLSVariant) async throws {
         let recorder = Recorder(requestsStapling: false)
         let manager = manager(recorder)
@@ -73,8 +78,10 @@ struct OCSPStaplingCoreTests {
         #expect(trust.certificateChain.first == (try leaf(variant)))
     }
 
-    @Test("An evaluator that requests stapling gets exactly the bytes nginx stapled, once per handshake",
-          arguments: stapling)
+    @Test(
+        "An evaluator that requests stapling gets exactly the bytes nginx stapled, once per handshake",
+        arguments: stapling
+    )
     func requested(variant: TLSVariant) async throws {
         let recorder = Recorder(requestsStapling: true)
         let manager = manager(recorder)
@@ -104,10 +111,12 @@ struct OCSPStaplingCoreTests {
         #expect(trust.certificateChain.first == (try leaf(variant)))
     }
 
-    @Test("A refusal in the status callback aborts the handshake: no request, the client's alert, the error kept",
-          // Endpoints no other suite refuses with a staple request, so the alert count is this test's
-          // alone (the end-to-end security suite covers tls12Only and tls13Only the same way).
-          arguments: [TLSVariant.stapledGoodTLS12Only, .stapledGoodTLS13Only, .http1Only])
+    @Test(
+        "A refusal in the status callback aborts the handshake: no request, the client's alert, the error kept",
+        // Endpoints no other suite refuses with a staple request, so the alert count is this test's
+        // alone (the end-to-end security suite covers tls12Only and tls13Only the same way).
+        arguments: [TLSVariant.stapledGoodTLS12Only, .stapledGoodTLS13Only, .http1Only]
+    )
     func refusal(variant: TLSVariant) async throws {
         let recorder = Recorder(requestsStapling: true, refuses: true)
         let manager = manager(recorder)

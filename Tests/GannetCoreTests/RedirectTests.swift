@@ -2,6 +2,7 @@ import Foundation
 import GannetCore
 import GannetTestSupport
 import Testing
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -13,14 +14,19 @@ struct RedirectTests {
 
     private func redirect(to target: URL, status: Int, via base: URL) -> URL {
         var components = URLComponents(url: base.adding("/redirect-to"), resolvingAgainstBaseURL: false)!
-        components.queryItems = [URLQueryItem(name: "url", value: target.absoluteString), URLQueryItem(name: "status_code", value: "\(status)")]
+        components.queryItems = [
+            URLQueryItem(name: "url", value: target.absoluteString),
+            URLQueryItem(name: "status_code", value: "\(status)"),
+        ]
         return components.url!
     }
 
     @Test(arguments: [301, 302, 303, 307, 308])
     func crossOriginRedirectStripsCredentials(status: Int) async throws {
         // httpbinAlt is the same server on another port: another origin.
-        var request = URLRequest(url: redirect(to: servers.httpbinAlt.adding("/anything"), status: status, via: servers.httpbin))
+        var request = URLRequest(
+            url: redirect(to: servers.httpbinAlt.adding("/anything"), status: status, via: servers.httpbin)
+        )
         request.setValue("Bearer secret", forHTTPHeaderField: "Authorization")
         request.setValue("session=secret", forHTTPHeaderField: "Cookie")
         request.setValue("Basic c2VjcmV0", forHTTPHeaderField: "Proxy-Authorization")
@@ -38,7 +44,9 @@ struct RedirectTests {
 
     @Test(arguments: [301, 302, 303, 307, 308])
     func sameOriginRedirectKeepsCredentials(status: Int) async throws {
-        var request = URLRequest(url: redirect(to: servers.httpbin.adding("/headers"), status: status, via: servers.httpbin))
+        var request = URLRequest(
+            url: redirect(to: servers.httpbin.adding("/headers"), status: status, via: servers.httpbin)
+        )
         request.setValue("Bearer secret", forHTTPHeaderField: "Authorization")
         let response = await perform(SessionManager(), request)
         let headers = try #require(try json(response.data)["headers"] as? [String: String])
@@ -47,7 +55,9 @@ struct RedirectTests {
 
     @Test(arguments: [(301, "GET"), (302, "GET"), (303, "GET"), (307, "POST"), (308, "POST")])
     func postRedirectMethodRules(status: Int, expectedMethod: String) async throws {
-        var request = URLRequest(url: redirect(to: servers.httpbin.adding("/anything"), status: status, via: servers.httpbin))
+        var request = URLRequest(
+            url: redirect(to: servers.httpbin.adding("/anything"), status: status, via: servers.httpbin)
+        )
         request.httpMethod = "POST"
         request.httpBody = Data("a=1".utf8)
         request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
@@ -73,7 +83,10 @@ struct RedirectTests {
     @Test func redirectLimitIsEnforced() async throws {
         var configuration = SessionConfiguration.default
         configuration.redirects = .follow(max: 3)
-        let response = await perform(SessionManager(configuration: configuration), URLRequest(url: servers.httpbin.adding("/redirect/5")))
+        let response = await perform(
+            SessionManager(configuration: configuration),
+            URLRequest(url: servers.httpbin.adding("/redirect/5"))
+        )
         #expect((response.error as? URLError)?.code == .httpTooManyRedirects)
         #expect(gannetCode(response.error) == .tooManyRedirects)
     }
@@ -81,7 +94,10 @@ struct RedirectTests {
     @Test func disallowedRedirectsDeliverTheThreeHundred() async throws {
         var configuration = SessionConfiguration.default
         configuration.redirects = .disallow
-        let response = await perform(SessionManager(configuration: configuration), URLRequest(url: servers.httpbin.adding("/redirect/1")))
+        let response = await perform(
+            SessionManager(configuration: configuration),
+            URLRequest(url: servers.httpbin.adding("/redirect/1"))
+        )
         #expect(response.error == nil)
         #expect(response.response?.statusCode == 302)
     }
@@ -105,7 +121,10 @@ struct RedirectTests {
     }
 
     @Test func redirectToFileSchemeIsRefused() async throws {
-        let response = await perform(SessionManager(), URLRequest(url: servers.url(.redirect(to: "file:///etc/passwd"))))
+        let response = await perform(
+            SessionManager(),
+            URLRequest(url: servers.url(.redirect(to: "file:///etc/passwd")))
+        )
         #expect((response.error as? URLError)?.code == .unsupportedURL)
         #expect(gannetCode(response.error) == .unsupportedScheme)
     }

@@ -1,14 +1,21 @@
 import Foundation
-@testable import GannetCore
 import GannetTestSupport
 import Testing
+
+@testable import GannetCore
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
 
 private let follow = SessionConfiguration.RedirectPolicy.follow(max: 16)
 
-private func request(_ string: String, method: String = "GET", body: Data? = nil, headers: [String: String] = [:]) -> URLRequest {
+private func request(
+    _ string: String,
+    method: String = "GET",
+    body: Data? = nil,
+    headers: [String: String] = [:]
+) -> URLRequest {
     var request = URLRequest(url: URL(string: string)!)
     request.httpMethod = method
     request.httpBody = body
@@ -17,7 +24,8 @@ private func request(_ string: String, method: String = "GET", body: Data? = nil
 }
 
 /// The followed request, or `nil` (with an issue) for any other outcome.
-private func followed(_ outcome: Redirection.Outcome, sourceLocation: SourceLocation = #_sourceLocation) -> URLRequest? {
+private func followed(_ outcome: Redirection.Outcome, sourceLocation: SourceLocation = #_sourceLocation) -> URLRequest?
+{
     guard case .follow(let next) = outcome else {
         Issue.record("expected .follow, got \(outcome)", sourceLocation: sourceLocation)
         return nil
@@ -44,9 +52,27 @@ struct RedirectionTests {
 
     @Test func withoutALocationOrWithRedirectsOffTheResponseIsDelivered() {
         let original = request("http://a.example/x")
-        #expect(isDelivered(Redirection.next(after: original, response: 302, location: nil, policy: follow, bodyIsRepeatable: true)))
-        #expect(isDelivered(Redirection.next(after: original, response: 302, location: "/y", policy: .disallow, bodyIsRepeatable: true)))
-        #expect(isDelivered(Redirection.next(after: original, response: 304, location: "/y", policy: follow, bodyIsRepeatable: true)))
+        #expect(
+            isDelivered(
+                Redirection.next(after: original, response: 302, location: nil, policy: follow, bodyIsRepeatable: true)
+            )
+        )
+        #expect(
+            isDelivered(
+                Redirection.next(
+                    after: original,
+                    response: 302,
+                    location: "/y",
+                    policy: .disallow,
+                    bodyIsRepeatable: true
+                )
+            )
+        )
+        #expect(
+            isDelivered(
+                Redirection.next(after: original, response: 304, location: "/y", policy: follow, bodyIsRepeatable: true)
+            )
+        )
     }
 
     @Test(arguments: [
@@ -57,28 +83,64 @@ struct RedirectionTests {
         ("HTTP://A.example/up", "HTTP://A.example/up"),
     ])
     func locationsResolveAgainstTheCurrentURL(location: String, expected: String) throws {
-        let next = followed(Redirection.next(after: request("http://a.example/dir/x"), response: 302, location: location, policy: follow, bodyIsRepeatable: true))
+        let next = followed(
+            Redirection.next(
+                after: request("http://a.example/dir/x"),
+                response: 302,
+                location: location,
+                policy: follow,
+                bodyIsRepeatable: true
+            )
+        )
         #expect(next?.url?.absoluteString == expected)
     }
 
-    @Test(arguments: ["file:///etc/passwd", "ftp://a.example/x", "gopher://a.example/x", "dict://a.example/x", "javascript:alert(1)", "data:text/plain,hi", "ws://a.example/", "ldap://a.example/"])
+    @Test(arguments: [
+        "file:///etc/passwd", "ftp://a.example/x", "gopher://a.example/x", "dict://a.example/x", "javascript:alert(1)",
+        "data:text/plain,hi", "ws://a.example/", "ldap://a.example/",
+    ])
     func nonHTTPSchemesAreRefused(location: String) {
-        let outcome = Redirection.next(after: request("http://a.example/x"), response: 302, location: location, policy: follow, bodyIsRepeatable: true)
+        let outcome = Redirection.next(
+            after: request("http://a.example/x"),
+            response: 302,
+            location: location,
+            policy: follow,
+            bodyIsRepeatable: true
+        )
         #expect(refusal(outcome) == .unsupportedScheme)
     }
 
     @Test(arguments: [301, 302, 303, 307, 308])
     func httpsToHTTPIsRefusedUnlessAllowed(status: Int) {
         let original = request("https://a.example/x")
-        let refused = Redirection.next(after: original, response: status, location: "http://a.example/x", policy: follow, bodyIsRepeatable: true)
+        let refused = Redirection.next(
+            after: original,
+            response: status,
+            location: "http://a.example/x",
+            policy: follow,
+            bodyIsRepeatable: true
+        )
         #expect(refusal(refused) == .insecureRedirect)
-        let allowed = Redirection.next(after: original, response: status, location: "http://a.example/x",
-                                       policy: .follow(max: 16, allowsHTTPSToHTTP: true), bodyIsRepeatable: true)
+        let allowed = Redirection.next(
+            after: original,
+            response: status,
+            location: "http://a.example/x",
+            policy: .follow(max: 16, allowsHTTPSToHTTP: true),
+            bodyIsRepeatable: true
+        )
         #expect(followed(allowed)?.url?.scheme == "http")
     }
 
     @Test func httpToHTTPSIsFollowed() {
-        let next = followed(Redirection.next(after: request("http://a.example/x"), response: 301, location: "https://a.example/x", policy: follow, bodyIsRepeatable: true))
+        let next = followed(
+            Redirection.next(
+                after: request("http://a.example/x"),
+                response: 301,
+                location: "https://a.example/x",
+                policy: follow,
+                bodyIsRepeatable: true
+            )
+        )
         #expect(next?.url?.scheme == "https")
     }
 
@@ -86,10 +148,18 @@ struct RedirectionTests {
 
     @Test(arguments: [("POST", 303), ("PUT", 303), ("DELETE", 303), ("PATCH", 303), ("POST", 301), ("POST", 302)])
     func theseBecomeGETWithoutBodyOrBodyHeaders(method: String, status: Int) {
-        let original = request("http://a.example/x", method: method, body: Data("a=1".utf8), headers: [
-            "Content-Type": "application/x-www-form-urlencoded", "Content-Length": "3", "Content-Encoding": "identity", "X-Kept": "1",
-        ])
-        let next = followed(Redirection.next(after: original, response: status, location: "/y", policy: follow, bodyIsRepeatable: true))
+        let original = request(
+            "http://a.example/x",
+            method: method,
+            body: Data("a=1".utf8),
+            headers: [
+                "Content-Type": "application/x-www-form-urlencoded", "Content-Length": "3",
+                "Content-Encoding": "identity", "X-Kept": "1",
+            ]
+        )
+        let next = followed(
+            Redirection.next(after: original, response: status, location: "/y", policy: follow, bodyIsRepeatable: true)
+        )
         #expect(next?.httpMethod == "GET")
         #expect(next?.httpBody == nil)
         #expect(next?.httpBodyStream == nil)
@@ -102,8 +172,15 @@ struct RedirectionTests {
     @Test(arguments: [("POST", 307), ("POST", 308), ("PUT", 307), ("PUT", 301), ("PATCH", 302), ("DELETE", 308)])
     func theseKeepMethodAndBody(method: String, status: Int) {
         let body = Data("payload".utf8)
-        let original = request("http://a.example/x", method: method, body: body, headers: ["Content-Type": "text/plain"])
-        let next = followed(Redirection.next(after: original, response: status, location: "/y", policy: follow, bodyIsRepeatable: true))
+        let original = request(
+            "http://a.example/x",
+            method: method,
+            body: body,
+            headers: ["Content-Type": "text/plain"]
+        )
+        let next = followed(
+            Redirection.next(after: original, response: status, location: "/y", policy: follow, bodyIsRepeatable: true)
+        )
         #expect(next?.httpMethod == method)
         #expect(next?.httpBody == body)
         #expect(next?.value(forHTTPHeaderField: "Content-Type") == "text/plain")
@@ -111,7 +188,15 @@ struct RedirectionTests {
 
     @Test(arguments: [301, 302, 303, 307, 308])
     func headStaysHead(status: Int) {
-        let next = followed(Redirection.next(after: request("http://a.example/x", method: "HEAD"), response: status, location: "/y", policy: follow, bodyIsRepeatable: true))
+        let next = followed(
+            Redirection.next(
+                after: request("http://a.example/x", method: "HEAD"),
+                response: status,
+                location: "/y",
+                policy: follow,
+                bodyIsRepeatable: true
+            )
+        )
         #expect(next?.httpMethod == "HEAD")
     }
 
@@ -119,13 +204,25 @@ struct RedirectionTests {
     func aOneShotBodyThatMustBeResentIsDelivered(status: Int) {
         var original = request("http://a.example/x", method: "POST")
         original.httpBodyStream = InputStream(data: Data("once".utf8))
-        #expect(isDelivered(Redirection.next(after: original, response: status, location: "/y", policy: follow, bodyIsRepeatable: false)))
+        #expect(
+            isDelivered(
+                Redirection.next(
+                    after: original,
+                    response: status,
+                    location: "/y",
+                    policy: follow,
+                    bodyIsRepeatable: false
+                )
+            )
+        )
     }
 
     @Test func aOneShotBodyMayStillBecomeAGET() {
         var original = request("http://a.example/x", method: "POST")
         original.httpBodyStream = InputStream(data: Data("once".utf8))
-        let next = followed(Redirection.next(after: original, response: 303, location: "/y", policy: follow, bodyIsRepeatable: false))
+        let next = followed(
+            Redirection.next(after: original, response: 303, location: "/y", policy: follow, bodyIsRepeatable: false)
+        )
         #expect(next?.httpMethod == "GET")
         #expect(next?.httpBodyStream == nil)
     }
@@ -147,12 +244,19 @@ struct RedirectionTests {
         #expect(Redirection.sameOrigin(URL(string: first)!, URL(string: second)!) == same)
     }
 
-    private static let credentials = ["Authorization": "Bearer secret", "Cookie": "sid=secret", "Proxy-Authorization": "Basic c2VjcmV0", "X-Kept": "1"]
+    private static let credentials = [
+        "Authorization": "Bearer secret", "Cookie": "sid=secret", "Proxy-Authorization": "Basic c2VjcmV0",
+        "X-Kept": "1",
+    ]
 
-    @Test(arguments: ["http://127.0.0.1:8081/y", "http://localhost:8080/y", "https://127.0.0.1:8080/y", "http://evil.example/y"])
+    @Test(arguments: [
+        "http://127.0.0.1:8081/y", "http://localhost:8080/y", "https://127.0.0.1:8080/y", "http://evil.example/y",
+    ])
     func credentialsNeverCrossToAnotherOrigin(location: String) {
         let original = request("http://127.0.0.1:8080/x", headers: Self.credentials)
-        let next = followed(Redirection.next(after: original, response: 302, location: location, policy: follow, bodyIsRepeatable: true))
+        let next = followed(
+            Redirection.next(after: original, response: 302, location: location, policy: follow, bodyIsRepeatable: true)
+        )
         #expect(next?.value(forHTTPHeaderField: "Authorization") == nil)
         #expect(next?.value(forHTTPHeaderField: "cookie") == nil)
         #expect(next?.value(forHTTPHeaderField: "PROXY-AUTHORIZATION") == nil)
@@ -161,21 +265,42 @@ struct RedirectionTests {
 
     @Test func credentialsStayOnTheSameOrigin() {
         let original = request("http://127.0.0.1:8080/x", headers: Self.credentials)
-        let next = followed(Redirection.next(after: original, response: 302, location: "http://127.0.0.1:8080/y", policy: follow, bodyIsRepeatable: true))
+        let next = followed(
+            Redirection.next(
+                after: original,
+                response: 302,
+                location: "http://127.0.0.1:8080/y",
+                policy: follow,
+                bodyIsRepeatable: true
+            )
+        )
         #expect(next?.value(forHTTPHeaderField: "Authorization") == "Bearer secret")
         #expect(next?.value(forHTTPHeaderField: "Cookie") == "sid=secret")
     }
 
     @Test func userinfoInACrossOriginLocationIsDropped() {
-        let next = followed(Redirection.next(after: request("http://127.0.0.1:8080/x"), response: 302,
-                                             location: "http://attacker:pw@127.0.0.1:8081/y", policy: follow, bodyIsRepeatable: true))
+        let next = followed(
+            Redirection.next(
+                after: request("http://127.0.0.1:8080/x"),
+                response: 302,
+                location: "http://attacker:pw@127.0.0.1:8081/y",
+                policy: follow,
+                bodyIsRepeatable: true
+            )
+        )
         #expect(next?.url?.user == nil)
         #expect(next?.url?.password == nil)
         #expect(next?.url?.absoluteString == "http://127.0.0.1:8081/y")
     }
 
     @Test func refusalsNameTheCurrentURLWithoutItsPassword() {
-        let outcome = Redirection.next(after: request("http://user:hunter2@a.example/x"), response: 302, location: "ftp://a.example/", policy: follow, bodyIsRepeatable: true)
+        let outcome = Redirection.next(
+            after: request("http://user:hunter2@a.example/x"),
+            response: 302,
+            location: "ftp://a.example/",
+            policy: follow,
+            bodyIsRepeatable: true
+        )
         guard case .refuse(let error) = outcome else {
             Issue.record("expected a refusal, got \(outcome)")
             return
@@ -192,8 +317,12 @@ extension FaultsSerialSuites {
         init() throws { servers = try TestServers.shared() }
 
         private func redirect(via base: URL, to target: String, status: Int = 302) throws -> URL {
-            var components = try #require(URLComponents(url: base.appendingPathComponent("redirect-to"), resolvingAgainstBaseURL: false))
-            components.queryItems = [URLQueryItem(name: "url", value: target), URLQueryItem(name: "status_code", value: "\(status)")]
+            var components = try #require(
+                URLComponents(url: base.appendingPathComponent("redirect-to"), resolvingAgainstBaseURL: false)
+            )
+            components.queryItems = [
+                URLQueryItem(name: "url", value: target), URLQueryItem(name: "status_code", value: "\(status)"),
+            ]
             return try #require(components.url)
         }
 
@@ -205,7 +334,10 @@ extension FaultsSerialSuites {
 
         // MARK: Schemes (case 11)
 
-        @Test(arguments: ["file:///etc/passwd", "ftp://127.0.0.1:CANARY/x", "gopher://127.0.0.1:CANARY/x", "dict://127.0.0.1:CANARY/x", "ldap://127.0.0.1:CANARY/x"])
+        @Test(arguments: [
+            "file:///etc/passwd", "ftp://127.0.0.1:CANARY/x", "gopher://127.0.0.1:CANARY/x",
+            "dict://127.0.0.1:CANARY/x", "ldap://127.0.0.1:CANARY/x",
+        ])
         func redirectToANonHTTPSchemeIsRefusedWithoutConnecting(_ template: String) async throws {
             let ledger = try await FaultsLedger.begin(servers)
             let target = template.replacingOccurrences(of: "CANARY", with: "\(servers.canaryURL.port ?? 0)")
@@ -213,7 +345,10 @@ extension FaultsSerialSuites {
             do {
                 let manager = ledger.makeManager()
                 for status in [301, 302, 307] {
-                    let outcome = try await Faults.run(manager, URLRequest(url: servers.url(.redirect(to: target, status: status))))
+                    let outcome = try await Faults.run(
+                        manager,
+                        URLRequest(url: servers.url(.redirect(to: target, status: status)))
+                    )
                     Faults.expectFailure(outcome, .unsupportedURL, .unsupportedScheme)
                 }
                 manager.invalidateAndCancel()
@@ -229,7 +364,9 @@ extension FaultsSerialSuites {
             let marker = Faults.marker()
             let target = "http://localhost:\(servers.nginx.port ?? 0)/echo?\(marker)"
             let url = try #require(URL(string: servers.nginxTLS.absoluteString + "redirect/\(status)?to=\(target)"))
-            let manager = SessionManager(configuration: Faults.configuration { $0.tls.caFile = servers.certificates.caBundle })
+            let manager = SessionManager(
+                configuration: Faults.configuration { $0.tls.caFile = servers.certificates.caBundle }
+            )
             let outcome = try await Faults.run(manager, URLRequest(url: url))
             Faults.expectFailure(outcome, .appTransportSecurityRequiresSecureConnection, .insecureRedirect)
             #expect(servers.accessLogLines(containing: " /echo?\(marker)").isEmpty, "the http target was requested")
@@ -241,10 +378,12 @@ extension FaultsSerialSuites {
             let marker = Faults.marker()
             let target = "http://localhost:\(servers.nginx.port ?? 0)/echo?\(marker)"
             let url = try #require(URL(string: servers.nginxTLS.absoluteString + "redirect/302?to=\(target)"))
-            let manager = SessionManager(configuration: Faults.configuration {
-                $0.tls.caFile = servers.certificates.caBundle
-                $0.redirects = .follow(max: 16, allowsHTTPSToHTTP: true)
-            })
+            let manager = SessionManager(
+                configuration: Faults.configuration {
+                    $0.tls.caFile = servers.certificates.caBundle
+                    $0.redirects = .follow(max: 16, allowsHTTPSToHTTP: true)
+                }
+            )
             let outcome = try await Faults.run(manager, URLRequest(url: url))
             #expect(outcome.error == nil, "\(outcome.summary)")
             #expect(await servers.accessLogLines(containing: " /echo?\(marker)", atLeast: 1).count == 1)
@@ -274,13 +413,36 @@ extension FaultsSerialSuites {
         @Test func sessionWideCredentialsDoNotCrossToAnotherOrigin() async throws {
             // httpAdditionalHeaders are the caller's credentials for the origin it asked for,
             // not for whatever origin that server redirects to (curl CVE-2018-1000007 was this).
-            let manager = SessionManager(configuration: Faults.configuration {
-                $0.httpAdditionalHeaders = ["Authorization": "Bearer session-secret", "Cookie": "sid=session-secret"]
-            })
-            let sameOrigin = try await Faults.run(manager, URLRequest(url: try redirect(via: servers.httpbin, to: servers.httpbin.appendingPathComponent("headers").absoluteString)))
-            #expect(try headers(sameOrigin)["Authorization"] == "Bearer session-secret", "control: the session header is sent at all")
+            let manager = SessionManager(
+                configuration: Faults.configuration {
+                    $0.httpAdditionalHeaders = [
+                        "Authorization": "Bearer session-secret", "Cookie": "sid=session-secret",
+                    ]
+                }
+            )
+            let sameOrigin = try await Faults.run(
+                manager,
+                URLRequest(
+                    url: try redirect(
+                        via: servers.httpbin,
+                        to: servers.httpbin.appendingPathComponent("headers").absoluteString
+                    )
+                )
+            )
+            #expect(
+                try headers(sameOrigin)["Authorization"] == "Bearer session-secret",
+                "control: the session header is sent at all"
+            )
 
-            let crossOrigin = try await Faults.run(manager, URLRequest(url: try redirect(via: servers.httpbin, to: servers.httpbinAlt.appendingPathComponent("headers").absoluteString)))
+            let crossOrigin = try await Faults.run(
+                manager,
+                URLRequest(
+                    url: try redirect(
+                        via: servers.httpbin,
+                        to: servers.httpbinAlt.appendingPathComponent("headers").absoluteString
+                    )
+                )
+            )
             let received = try headers(crossOrigin)
             #expect(received["Host"] == "127.0.0.1:\(servers.httpbinAlt.port ?? 0)")
             #expect(received["Authorization"] == nil, "session Authorization reached another origin")
@@ -290,13 +452,26 @@ extension FaultsSerialSuites {
 
         @Test func userAndPasswordInTheURLDoNotCrossToAnotherPort() async throws {
             let manager = SessionManager(configuration: Faults.configuration())
-            var direct = try #require(URLComponents(url: servers.httpbin.appendingPathComponent("headers"), resolvingAgainstBaseURL: false))
+            var direct = try #require(
+                URLComponents(url: servers.httpbin.appendingPathComponent("headers"), resolvingAgainstBaseURL: false)
+            )
             direct.user = "user"
             direct.password = "secret"
             let control = try await Faults.run(manager, URLRequest(url: try #require(direct.url)))
-            #expect(try headers(control)["Authorization"] == "Basic dXNlcjpzZWNyZXQ=", "control: URL credentials are sent at all")
+            #expect(
+                try headers(control)["Authorization"] == "Basic dXNlcjpzZWNyZXQ=",
+                "control: URL credentials are sent at all"
+            )
 
-            var redirecting = try #require(URLComponents(url: try redirect(via: servers.httpbin, to: servers.httpbinAlt.appendingPathComponent("headers").absoluteString), resolvingAgainstBaseURL: false))
+            var redirecting = try #require(
+                URLComponents(
+                    url: try redirect(
+                        via: servers.httpbin,
+                        to: servers.httpbinAlt.appendingPathComponent("headers").absoluteString
+                    ),
+                    resolvingAgainstBaseURL: false
+                )
+            )
             redirecting.user = "user"
             redirecting.password = "secret"
             let outcome = try await Faults.run(manager, URLRequest(url: try #require(redirecting.url)))
@@ -325,7 +500,10 @@ extension FaultsSerialSuites {
                 #expect(outcome.response.metrics?.redirectCount == 7)
                 manager.invalidateAndCancel()
             }
-            #expect(Faults.faultLogLines(servers, containing: "GET /loop-").count - before == 8, "the original request and 7 redirects")
+            #expect(
+                Faults.faultLogLines(servers, containing: "GET /loop-").count - before == 8,
+                "the original request and 7 redirects"
+            )
             await ledger.expectReturned()
         }
 
@@ -335,18 +513,28 @@ extension FaultsSerialSuites {
                 let manager = ledger.makeManager()
                 let outcome = try await Faults.run(manager, URLRequest(url: servers.url(.chain(300))))
                 Faults.expectFailure(outcome, .httpTooManyRedirects, .tooManyRedirects)
-                #expect(outcome.response.metrics?.redirectCount == SessionConfiguration.default.redirects.maximumRedirects)
+                #expect(
+                    outcome.response.metrics?.redirectCount == SessionConfiguration.default.redirects.maximumRedirects
+                )
                 manager.invalidateAndCancel()
             }
             let limit = SessionConfiguration.default.redirects.maximumRedirects
             #expect(Faults.faultLogLines(servers, containing: "GET /chain/\(300 - limit)").count == 1)
-            #expect(Faults.faultLogLines(servers, containing: "GET /chain/\(300 - limit - 1)").isEmpty, "more than \(limit) redirects were followed")
+            #expect(
+                Faults.faultLogLines(servers, containing: "GET /chain/\(300 - limit - 1)").isEmpty,
+                "more than \(limit) redirects were followed"
+            )
             await ledger.expectReturned()
         }
 
         // MARK: Methods and bodies (case 13)
 
-        private func echoVia(status: Int, method: String, body: Data?, useUploadTask: Bool = false) async throws -> FaultsEcho {
+        private func echoVia(
+            status: Int,
+            method: String,
+            body: Data?,
+            useUploadTask: Bool = false
+        ) async throws -> FaultsEcho {
             let marker = Faults.marker()
             var request = URLRequest(url: servers.url(.redirect(to: "/echo?\(marker)", status: status)))
             request.httpMethod = method
@@ -379,7 +567,12 @@ extension FaultsSerialSuites {
 
         @Test(arguments: [("POST", false), ("POST", true), ("PUT", false), ("DELETE", false)])
         func seeOtherBecomesAGETWithoutBodyOrContentType(method: String, useUploadTask: Bool) async throws {
-            let echo = try await echoVia(status: 303, method: method, body: Data("a=1&b=2".utf8), useUploadTask: useUploadTask)
+            let echo = try await echoVia(
+                status: 303,
+                method: method,
+                body: Data("a=1&b=2".utf8),
+                useUploadTask: useUploadTask
+            )
             #expect(echo.method == "GET")
             #expect(echo.header("Content-Type") == nil)
             #expect(echo.header("Content-Length") == nil)
@@ -387,8 +580,14 @@ extension FaultsSerialSuites {
             #expect(echo.bodyLength == 0)
         }
 
-        @Test(arguments: [(307, "POST", false), (308, "POST", false), (307, "POST", true), (308, "PUT", true), (307, "PATCH", false)])
-        func temporaryAndPermanentRedirectsKeepMethodAndBody(status: Int, method: String, useUploadTask: Bool) async throws {
+        @Test(arguments: [
+            (307, "POST", false), (308, "POST", false), (307, "POST", true), (308, "PUT", true), (307, "PATCH", false),
+        ])
+        func temporaryAndPermanentRedirectsKeepMethodAndBody(
+            status: Int,
+            method: String,
+            useUploadTask: Bool
+        ) async throws {
             let body = Data((0..<70_000).map { UInt8(truncatingIfNeeded: $0 &* 31) })
             let echo = try await echoVia(status: status, method: method, body: body, useUploadTask: useUploadTask)
             let direct = try await directEcho(method: method, body: body)

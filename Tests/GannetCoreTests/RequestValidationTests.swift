@@ -1,7 +1,9 @@
 import Foundation
-@testable import GannetCore
 import GannetTestSupport
 import Testing
+
+@testable import GannetCore
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -25,30 +27,50 @@ struct RequestValidationTests {
         #expect(thrownCode { try RequestValidation.validate(method: method, url: base, headers: []) } == nil)
     }
 
-    @Test(arguments: ["", "G T", "GET /x HTTP/1.1\r\nX-Injected: 1", "GET\n", "GET\r", "GET\u{0}", "GET\t", "G\u{c9}T", "GET/", "(GET)", "GET\u{7f}"])
+    @Test(arguments: [
+        "", "G T", "GET /x HTTP/1.1\r\nX-Injected: 1", "GET\n", "GET\r", "GET\u{0}", "GET\t", "G\u{c9}T", "GET/",
+        "(GET)", "GET\u{7f}",
+    ])
     func nonTokenMethodsAreInvalidRequests(method: String) {
-        #expect(thrownCode { try RequestValidation.validate(method: method, url: base, headers: []) } == .invalidRequest)
+        #expect(
+            thrownCode { try RequestValidation.validate(method: method, url: base, headers: []) } == .invalidRequest
+        )
     }
 
     @Test(arguments: ["", "X A", "X-A\r\nX-Injected", "X-A:", "X\u{0}A", "\u{c4}", "X-A\n", "X-A\r", "X-A\t"])
     func invalidHeaderNames(name: String) {
-        #expect(thrownCode { try RequestValidation.validate(method: "GET", url: base, headers: [(name, "v")]) } == .invalidHeader)
+        #expect(
+            thrownCode { try RequestValidation.validate(method: "GET", url: base, headers: [(name, "v")]) }
+                == .invalidHeader
+        )
     }
 
     @Test(arguments: ["a\r\nX-Injected: 1", "a\rb", "a\nb", "a\u{0}b", "a\u{1}b", "a\u{7f}b", "\u{1b}[31m", "\r\n"])
     func controlCharactersInHeaderValuesAreInvalidHeaders(value: String) {
-        #expect(thrownCode { try RequestValidation.validate(method: "GET", url: base, headers: [("X-Value", value)]) } == .invalidHeader)
+        #expect(
+            thrownCode { try RequestValidation.validate(method: "GET", url: base, headers: [("X-Value", value)]) }
+                == .invalidHeader
+        )
     }
 
-    @Test(arguments: ["", "a b", "a\tb", "caf\u{e9}", "text/html; charset=utf-8", "  padded  ", "\"quoted\", (comment)"])
+    @Test(arguments: [
+        "", "a b", "a\tb", "caf\u{e9}", "text/html; charset=utf-8", "  padded  ", "\"quoted\", (comment)",
+    ])
     func visibleCharactersSpacesTabsAndObsTextAreValidValues(value: String) {
-        #expect(thrownCode { try RequestValidation.validate(method: "GET", url: base, headers: [("X-Value", value)]) } == nil)
+        #expect(
+            thrownCode { try RequestValidation.validate(method: "GET", url: base, headers: [("X-Value", value)]) }
+                == nil
+        )
     }
 
     @Test func theFirstBadHeaderIsReportedWithoutItsValue() throws {
         let url = try #require(URL(string: "http://user:hunter2@127.0.0.1:8080/"))
         do {
-            try RequestValidation.validate(method: "GET", url: url, headers: [("X-Fine", "ok"), ("Authorization", "Bearer s3cr3t\r\nX-Injected: 1")])
+            try RequestValidation.validate(
+                method: "GET",
+                url: url,
+                headers: [("X-Fine", "ok"), ("Authorization", "Bearer s3cr3t\r\nX-Injected: 1")]
+            )
             Issue.record("validation passed")
         } catch let error as GannetError {
             #expect(error.code == .invalidHeader)
@@ -59,13 +81,18 @@ struct RequestValidationTests {
         }
     }
 
-    @Test(arguments: ["ftp://127.0.0.1/x", "file:///etc/passwd", "gopher://127.0.0.1/x", "dict://127.0.0.1/x", "ws://127.0.0.1/", "mailto:a@b.example", "data:text/plain,hi", "/relative/path"])
+    @Test(arguments: [
+        "ftp://127.0.0.1/x", "file:///etc/passwd", "gopher://127.0.0.1/x", "dict://127.0.0.1/x", "ws://127.0.0.1/",
+        "mailto:a@b.example", "data:text/plain,hi", "/relative/path",
+    ])
     func onlyHTTPAndHTTPSAreSupported(string: String) throws {
         let url = try #require(URL(string: string))
         #expect(thrownCode { try RequestValidation.validate(url: url) } == .unsupportedScheme)
     }
 
-    @Test(arguments: ["http://127.0.0.1/", "HTTPS://localhost:8443/a?b=c", "http://[::1]:80/", "http://user:pw@example.com/"])
+    @Test(arguments: [
+        "http://127.0.0.1/", "HTTPS://localhost:8443/a?b=c", "http://[::1]:80/", "http://user:pw@example.com/",
+    ])
     func absoluteHTTPURLsWithAHostAreValid(string: String) throws {
         let url = try #require(URL(string: string))
         #expect(thrownCode { try RequestValidation.validate(url: url) } == nil)
@@ -79,11 +106,15 @@ struct RequestValidationTests {
     /// Foundation percent-encodes a space or control character anywhere in a URL string, so
     /// `absoluteString` never holds one; the host, though, is handed out decoded, and libcurl
     /// receives the encoded form. A host that decodes to CR/LF is not a host anyone meant.
-    @Test(arguments: ["http://a%0d%0ab/", "http://127.0.0.1%0d%0aX-Injected%3a%20yes/", "http://a%00b/", "http://a%20b/"])
+    @Test(arguments: [
+        "http://a%0d%0ab/", "http://127.0.0.1%0d%0aX-Injected%3a%20yes/", "http://a%00b/", "http://a%20b/",
+    ])
     func hostsThatDecodeToControlCharactersOrSpacesAreInvalidRequests(string: String) throws {
         let url = try #require(URL(string: string))
-        #expect(thrownCode { try RequestValidation.validate(url: url) } == .invalidRequest,
-                "host \(String(reflecting: url.host)) passed validation")
+        #expect(
+            thrownCode { try RequestValidation.validate(url: url) } == .invalidRequest,
+            "host \(String(reflecting: url.host)) passed validation"
+        )
     }
 }
 
@@ -94,9 +125,12 @@ struct FaultsInjection: Sendable, CustomTestStringConvertible {
     let configure: @Sendable (inout SessionConfiguration) -> Void
     let build: @Sendable (inout URLRequest) -> Void
 
-    init(_ description: String, _ expected: GannetError.Code,
-         build: @escaping @Sendable (inout URLRequest) -> Void = { _ in },
-         configure: @escaping @Sendable (inout SessionConfiguration) -> Void = { _ in }) {
+    init(
+        _ description: String,
+        _ expected: GannetError.Code,
+        build: @escaping @Sendable (inout URLRequest) -> Void = { _ in },
+        configure: @escaping @Sendable (inout SessionConfiguration) -> Void = { _ in }
+    ) {
         testDescription = description
         self.expected = expected
         self.configure = configure
@@ -106,16 +140,34 @@ struct FaultsInjection: Sendable, CustomTestStringConvertible {
     static let all: [FaultsInjection] = [
         // Foundation drops a CR/LF value given to setValue, but not one given through
         // allHTTPHeaderFields, nor a bad name, nor a session-wide header.
-        FaultsInjection("CRLF in a header value", .invalidHeader) { $0.allHTTPHeaderFields = ["X-Note": "a\r\nX-Injected: yes"] },
-        FaultsInjection("bare LF in a header value", .invalidHeader) { $0.allHTTPHeaderFields = ["X-Note": "a\nX-Injected: yes"] },
-        FaultsInjection("bare CR in a header value", .invalidHeader) { $0.allHTTPHeaderFields = ["X-Note": "a\rX-Injected: yes"] },
+        FaultsInjection("CRLF in a header value", .invalidHeader) {
+            $0.allHTTPHeaderFields = ["X-Note": "a\r\nX-Injected: yes"]
+        },
+        FaultsInjection("bare LF in a header value", .invalidHeader) {
+            $0.allHTTPHeaderFields = ["X-Note": "a\nX-Injected: yes"]
+        },
+        FaultsInjection("bare CR in a header value", .invalidHeader) {
+            $0.allHTTPHeaderFields = ["X-Note": "a\rX-Injected: yes"]
+        },
         FaultsInjection("NUL in a header value", .invalidHeader) { $0.allHTTPHeaderFields = ["X-Note": "a\u{0}b"] },
-        FaultsInjection("control character in a header value", .invalidHeader) { $0.setValue("a\u{1}b", forHTTPHeaderField: "X-Note") },
-        FaultsInjection("CRLF in a header name", .invalidHeader) { $0.setValue("yes", forHTTPHeaderField: "X-Note\r\nX-Injected") },
-        FaultsInjection("colon in a header name", .invalidHeader) { $0.setValue("yes", forHTTPHeaderField: "X-Injected: yes\r\nX-Note") },
+        FaultsInjection("control character in a header value", .invalidHeader) {
+            $0.setValue("a\u{1}b", forHTTPHeaderField: "X-Note")
+        },
+        FaultsInjection("CRLF in a header name", .invalidHeader) {
+            $0.setValue("yes", forHTTPHeaderField: "X-Note\r\nX-Injected")
+        },
+        FaultsInjection("colon in a header name", .invalidHeader) {
+            $0.setValue("yes", forHTTPHeaderField: "X-Injected: yes\r\nX-Note")
+        },
         FaultsInjection("space in a header name", .invalidHeader) { $0.setValue("yes", forHTTPHeaderField: "X Note") },
-        FaultsInjection("CRLF in a session-wide header", .invalidHeader, configure: { $0.httpAdditionalHeaders = ["X-Session": "a\r\nX-Injected: yes"] }),
-        FaultsInjection("CRLF in the method", .invalidRequest) { $0.httpMethod = "GET /other HTTP/1.1\r\nX-Injected: yes\r\n\r\nGET" },
+        FaultsInjection(
+            "CRLF in a session-wide header",
+            .invalidHeader,
+            configure: { $0.httpAdditionalHeaders = ["X-Session": "a\r\nX-Injected: yes"] }
+        ),
+        FaultsInjection("CRLF in the method", .invalidRequest) {
+            $0.httpMethod = "GET /other HTTP/1.1\r\nX-Injected: yes\r\n\r\nGET"
+        },
         FaultsInjection("space in the method", .invalidRequest) { $0.httpMethod = "GET /other" },
         FaultsInjection("NUL in the method", .invalidRequest) { $0.httpMethod = "GET\u{0}" },
     ]
@@ -138,7 +190,10 @@ extension FaultsSerialSuites {
                 let outcome = try await Faults.run(manager, request)
                 #expect(outcome.completions == 1)
                 // Documented: validation failures are a GannetError itself, not a URLError.
-                let error = try #require(outcome.error as? GannetError, "expected a GannetError, got \(outcome.summary)")
+                let error = try #require(
+                    outcome.error as? GannetError,
+                    "expected a GannetError, got \(outcome.summary)"
+                )
                 #expect(error.code == injection.expected, "\(outcome.summary)")
                 #expect(error.failingURL?.path == "/echo")
                 #expect(outcome.response.response == nil)
@@ -173,7 +228,9 @@ extension FaultsSerialSuites {
 
         @Test func aHostThatDecodesToCRLFIsRefusedByValidation() async throws {
             let manager = SessionManager(configuration: Faults.configuration())
-            let url = try #require(URL(string: "http://127.0.0.1%0d%0aX-Injected%3a%20yes:\(servers.fault.port ?? 0)/echo"))
+            let url = try #require(
+                URL(string: "http://127.0.0.1%0d%0aX-Injected%3a%20yes:\(servers.fault.port ?? 0)/echo")
+            )
             let outcome = try await Faults.run(manager, URLRequest(url: url))
             #expect(outcome.completions == 1)
             #expect(outcome.response.value == nil)

@@ -1,6 +1,7 @@
 import Foundation
-@testable import GannetCore
 import Testing
+
+@testable import GannetCore
 
 /// Feeds a parser one line per call, CRLF included, as libcurl's header callback does.
 private struct Feed {
@@ -97,7 +98,9 @@ struct ResponseHeadParserTests {
 
     @Test func fieldsKeepOrderAndNamesAndLoseOptionalWhitespace() throws {
         var feed = Feed()
-        let head = try feed.head(["HTTP/1.1 200 OK", "X-First:  one \t", "x-second:two", "X-Empty:", "X-Text: caf\u{e9}"])
+        let head = try feed.head([
+            "HTTP/1.1 200 OK", "X-First:  one \t", "x-second:two", "X-Empty:", "X-Text: caf\u{e9}",
+        ])
         #expect(head.fields.map(\.name) == ["X-First", "x-second", "X-Empty", "X-Text"])
         #expect(head.fields.map(\.value) == ["one", "two", "", "caf\u{e9}"])
         #expect(head.value("X-SECOND") == "two")
@@ -159,7 +162,10 @@ struct ResponseHeadParserTests {
         do {
             _ = try feed.line("X-Split: a\rInjected: yes")
             let head = try feed.head([])
-            #expect(head.value("X-Split") == "a Injected: yes", "a bare CR was kept in the value: \(String(reflecting: head.value("X-Split")))")
+            #expect(
+                head.value("X-Split") == "a Injected: yes",
+                "a bare CR was kept in the value: \(String(reflecting: head.value("X-Split")))"
+            )
         } catch let error as GannetError {
             #expect(error.code == .protocolViolation)
         }
@@ -202,7 +208,10 @@ struct ResponseHeadParserTests {
         #expect(head.fields.count == 20)
 
         var overLimit = Feed { $0.maximumHeaderCount = 20 }
-        #expect(thrownCode { _ = try overLimit.block(["HTTP/1.1 200 OK"] + (0..<21).map { "X-\($0): v" }) } == .headersTooLarge)
+        #expect(
+            thrownCode { _ = try overLimit.block(["HTTP/1.1 200 OK"] + (0..<21).map { "X-\($0): v" }) }
+                == .headersTooLarge
+        )
     }
 
     @Test func headerByteLimitCountsEveryByteOfTheBlock() throws {
@@ -220,7 +229,9 @@ struct ResponseHeadParserTests {
     @Test func oneHugeLineIsHeadersTooLarge() throws {
         var feed = Feed()
         _ = try feed.line("HTTP/1.1 200 OK")
-        #expect(thrownCode { _ = try feed.line("X-Huge: " + String(repeating: "h", count: 1 << 20)) } == .headersTooLarge)
+        #expect(
+            thrownCode { _ = try feed.line("X-Huge: " + String(repeating: "h", count: 1 << 20)) } == .headersTooLarge
+        )
     }
 
     @Test func informationalBlocksAreSkippedAndTheirFieldsDropped() throws {

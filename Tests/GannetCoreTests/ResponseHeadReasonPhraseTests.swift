@@ -1,6 +1,7 @@
 import Foundation
-@testable import GannetCore
 import Testing
+
+@testable import GannetCore
 
 /// The parsed head keeps what `HTTPURLResponse` loses: the server's reason phrase and the
 /// fields in wire order with repeated names apart (``DataResponse/responseHead``).
@@ -29,22 +30,47 @@ struct ResponseHeadReasonPhraseTests {
     }
 
     @Test func fieldsStayInWireOrderWithDuplicates() throws {
-        let parsed = try #require(try head(["HTTP/1.1 200 OK", "Zeta: 1", "Set-Cookie: a=1", "Alpha: 2", "set-cookie: b=2"]))
+        let parsed = try #require(
+            try head(["HTTP/1.1 200 OK", "Zeta: 1", "Set-Cookie: a=1", "Alpha: 2", "set-cookie: b=2"])
+        )
         #expect(parsed.fields.map(\.name) == ["Zeta", "Set-Cookie", "Alpha", "set-cookie"])
         #expect(parsed.fields.map(\.value) == ["1", "a=1", "2", "b=2"])
         #expect(parsed.mergedFields["Set-Cookie"] == "a=1, b=2", "HTTPURLResponse's view merges them")
     }
 
     @Test func dataResponseCarriesTheHeadOfTheFinalResponse() {
-        let head = ResponseHead(statusCode: 201, httpVersion: "HTTP/1.1", fields: [("B", "1"), ("A", "2")], reasonPhrase: "Made")
+        let head = ResponseHead(
+            statusCode: 201,
+            httpVersion: "HTTP/1.1",
+            fields: [("B", "1"), ("A", "2")],
+            reasonPhrase: "Made"
+        )
         let url = URL(string: "http://example.com/")!
-        let lazy = DataResponse<Data>(request: URLRequest(url: url), lazyResponse: LazyResponse(head: head, url: url),
-                                      data: nil, metrics: nil, result: .success(Data()))
+        let lazy = DataResponse<Data>(
+            request: URLRequest(url: url),
+            lazyResponse: LazyResponse(head: head, url: url),
+            data: nil,
+            metrics: nil,
+            result: .success(Data())
+        )
         #expect(lazy.responseHead == head)
-        let prebuilt = HTTPURLResponse(url: url, statusCode: 201, httpVersion: "HTTP/1.1", headerFields: ["A": "2", "B": "1"])!
-        let hooked = DataResponse<Data>(request: nil, lazyResponse: LazyResponse(prebuilt: prebuilt, head: head),
-                                        data: nil, metrics: nil, result: .success(Data()))
+        let prebuilt = HTTPURLResponse(
+            url: url,
+            statusCode: 201,
+            httpVersion: "HTTP/1.1",
+            headerFields: ["A": "2", "B": "1"]
+        )!
+        let hooked = DataResponse<Data>(
+            request: nil,
+            lazyResponse: LazyResponse(prebuilt: prebuilt, head: head),
+            data: nil,
+            metrics: nil,
+            result: .success(Data())
+        )
         #expect(hooked.responseHead == head, "kept when a hook built the HTTPURLResponse early")
-        #expect(DataResponse<Data>(request: nil, response: prebuilt, data: nil, metrics: nil, result: .success(Data())).responseHead == nil)
+        #expect(
+            DataResponse<Data>(request: nil, response: prebuilt, data: nil, metrics: nil, result: .success(Data()))
+                .responseHead == nil
+        )
     }
 }

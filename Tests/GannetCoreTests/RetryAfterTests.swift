@@ -28,13 +28,20 @@ struct RetryAfterTests {
         #expect(RetryAfter.date(fromHTTPDate: "Sun Nov  6 08:49:37 1994") == example)
         #expect(RetryAfter.date(fromHTTPDate: "Sun Nov 16 08:49:37 1994") == example.addingTimeInterval(10 * 86_400))
         #expect(RetryAfter.delay(from: "Sun, 06 Nov 1994 08:49:37 GMT", now: now) == 77)
-        #expect(RetryAfter.delay(from: "Sun, 06 Nov 1994 08:49:37 GMT", now: example.addingTimeInterval(1)) == 0, "past: no wait")
+        #expect(
+            RetryAfter.delay(from: "Sun, 06 Nov 1994 08:49:37 GMT", now: example.addingTimeInterval(1)) == 0,
+            "past: no wait"
+        )
     }
 
     @Test func calendarEdges() {
         #expect(RetryAfter.date(fromHTTPDate: "Thu, 01 Jan 1970 00:00:00 GMT") == Date(timeIntervalSince1970: 0))
-        #expect(RetryAfter.date(fromHTTPDate: "Tue, 29 Feb 2000 12:00:00 GMT") == Date(timeIntervalSince1970: 951_825_600))
-        #expect(RetryAfter.date(fromHTTPDate: "Fri, 31 Dec 2100 23:59:59 GMT") == Date(timeIntervalSince1970: 4_133_980_799))
+        #expect(
+            RetryAfter.date(fromHTTPDate: "Tue, 29 Feb 2000 12:00:00 GMT") == Date(timeIntervalSince1970: 951_825_600)
+        )
+        #expect(
+            RetryAfter.date(fromHTTPDate: "Fri, 31 Dec 2100 23:59:59 GMT") == Date(timeIntervalSince1970: 4_133_980_799)
+        )
         #expect(RetryAfter.date(fromHTTPDate: "Wed, 29 Feb 2023 00:00:00 GMT") == nil, "2023 is not a leap year")
         #expect(RetryAfter.date(fromHTTPDate: "Mon, 29 Feb 2100 00:00:00 GMT") == nil, "2100 is not a leap year")
         #expect(RetryAfter.date(fromHTTPDate: "Mon, 31 Apr 2024 00:00:00 GMT") == nil)
@@ -43,9 +50,18 @@ struct RetryAfterTests {
     /// RFC 850's two-digit year: one more than 50 years ahead belongs to the previous century.
     @Test func twoDigitYears() {
         let in2026 = Date(timeIntervalSince1970: 1_780_000_000)
-        #expect(RetryAfter.date(fromHTTPDate: "Friday, 01-Jan-76 00:00:00 GMT", now: in2026) == RetryAfter.date(fromHTTPDate: "Fri, 01 Jan 2076 00:00:00 GMT"))
-        #expect(RetryAfter.date(fromHTTPDate: "Saturday, 01-Jan-77 00:00:00 GMT", now: in2026) == RetryAfter.date(fromHTTPDate: "Sat, 01 Jan 1977 00:00:00 GMT"))
-        #expect(RetryAfter.date(fromHTTPDate: "Thursday, 01-Jan-26 00:00:00 GMT", now: in2026) == RetryAfter.date(fromHTTPDate: "Thu, 01 Jan 2026 00:00:00 GMT"))
+        #expect(
+            RetryAfter.date(fromHTTPDate: "Friday, 01-Jan-76 00:00:00 GMT", now: in2026)
+                == RetryAfter.date(fromHTTPDate: "Fri, 01 Jan 2076 00:00:00 GMT")
+        )
+        #expect(
+            RetryAfter.date(fromHTTPDate: "Saturday, 01-Jan-77 00:00:00 GMT", now: in2026)
+                == RetryAfter.date(fromHTTPDate: "Sat, 01 Jan 1977 00:00:00 GMT")
+        )
+        #expect(
+            RetryAfter.date(fromHTTPDate: "Thursday, 01-Jan-26 00:00:00 GMT", now: in2026)
+                == RetryAfter.date(fromHTTPDate: "Thu, 01 Jan 2026 00:00:00 GMT")
+        )
     }
 
     @Test(arguments: [

@@ -1,6 +1,7 @@
 import Foundation
 import GannetCore
 import Testing
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -11,8 +12,15 @@ struct RetryPolicyTests {
     let url = URL(string: "http://127.0.0.1/x")!
     let now = Date(timeIntervalSince1970: 1_700_000_000)
 
-    func attempt(status: Int? = nil, headers: [String: String] = [:], error: (any Error)? = nil, retryCount: Int = 0) -> FailedAttempt {
-        let response = status.map { HTTPURLResponse(url: url, statusCode: $0, httpVersion: "HTTP/1.1", headerFields: headers)! }
+    func attempt(
+        status: Int? = nil,
+        headers: [String: String] = [:],
+        error: (any Error)? = nil,
+        retryCount: Int = 0
+    ) -> FailedAttempt {
+        let response = status.map {
+            HTTPURLResponse(url: url, statusCode: $0, httpVersion: "HTTP/1.1", headerFields: headers)!
+        }
         return FailedAttempt(request: URLRequest(url: url), response: response, error: error, retryCount: retryCount)
     }
 
@@ -84,7 +92,9 @@ struct RetryPolicyTests {
                 #expect(delay(result) == 0.5, "\(method) \(status)")
             }
         }
-        #expect(delay(policy.decision(after: attempt(status: 503, retryCount: 1), method: "GET", now: now, unit: 0)) == 0.75)
+        #expect(
+            delay(policy.decision(after: attempt(status: 503, retryCount: 1), method: "GET", now: now, unit: 0)) == 0.75
+        )
     }
 
     @Test func nonIdempotentMethodsAreNotRetriedByDefault() {
@@ -101,24 +111,58 @@ struct RetryPolicyTests {
     @Test func otherStatusesAndErrorsAreNotRetried() {
         let policy = RetryPolicy()
         for status in [400, 401, 403, 404, 429, 501, 505] {
-            #expect(isDoNotRetry(policy.decision(after: attempt(status: status), method: "GET", now: now, unit: 0.5)), "\(status)")
+            #expect(
+                isDoNotRetry(policy.decision(after: attempt(status: status), method: "GET", now: now, unit: 0.5)),
+                "\(status)"
+            )
         }
-        for code in [URLError.Code.cancelled, .badURL, .serverCertificateUntrusted, .badServerResponse, .dataLengthExceedsMaximum] {
-            #expect(isDoNotRetry(policy.decision(after: attempt(error: URLError(code)), method: "GET", now: now, unit: 0.5)), "\(code)")
+        for code in [
+            URLError.Code.cancelled, .badURL, .serverCertificateUntrusted, .badServerResponse,
+            .dataLengthExceedsMaximum,
+        ] {
+            #expect(
+                isDoNotRetry(
+                    policy.decision(after: attempt(error: URLError(code)), method: "GET", now: now, unit: 0.5)
+                ),
+                "\(code)"
+            )
         }
-        #expect(isDoNotRetry(policy.decision(after: attempt(error: GannetError(.invalidHeader, "x")), method: "GET", now: now, unit: 0.5)))
+        #expect(
+            isDoNotRetry(
+                policy.decision(
+                    after: attempt(error: GannetError(.invalidHeader, "x")),
+                    method: "GET",
+                    now: now,
+                    unit: 0.5
+                )
+            )
+        )
         for code in RetryPolicy.defaultRetryableURLErrorCodes {
-            #expect(delay(policy.decision(after: attempt(error: URLError(code)), method: "GET", now: now, unit: 1)) == 0.625)
+            #expect(
+                delay(policy.decision(after: attempt(error: URLError(code)), method: "GET", now: now, unit: 1)) == 0.625
+            )
         }
     }
 
     @Test func theLimitStopsRetries() {
         let policy = RetryPolicy(retryLimit: 3)
         for count in 0..<3 {
-            #expect(delay(policy.decision(after: attempt(status: 503, retryCount: count), method: "GET", now: now, unit: 0.5)) != nil)
+            #expect(
+                delay(
+                    policy.decision(after: attempt(status: 503, retryCount: count), method: "GET", now: now, unit: 0.5)
+                ) != nil
+            )
         }
-        #expect(isDoNotRetry(policy.decision(after: attempt(status: 503, retryCount: 3), method: "GET", now: now, unit: 0.5)))
-        #expect(isDoNotRetry(RetryPolicy(retryLimit: 0).decision(after: attempt(status: 503), method: "GET", now: now, unit: 0.5)))
+        #expect(
+            isDoNotRetry(
+                policy.decision(after: attempt(status: 503, retryCount: 3), method: "GET", now: now, unit: 0.5)
+            )
+        )
+        #expect(
+            isDoNotRetry(
+                RetryPolicy(retryLimit: 0).decision(after: attempt(status: 503), method: "GET", now: now, unit: 0.5)
+            )
+        )
     }
 
     @Test func retryAfterReplacesTheBackoff() {
@@ -126,17 +170,35 @@ struct RetryPolicyTests {
         let seconds = attempt(status: 503, headers: ["Retry-After": "7"])
         #expect(delay(policy.decision(after: seconds, method: "GET", now: now, unit: 0)) == 7)
         let date = attempt(status: 503, headers: ["Retry-After": "Tue, 14 Nov 2023 22:13:32 GMT"])
-        #expect(delay(policy.decision(after: date, method: "GET", now: now, unit: 0)) == 12, "1_700_000_000 is 22:13:20")
+        #expect(
+            delay(policy.decision(after: date, method: "GET", now: now, unit: 0)) == 12,
+            "1_700_000_000 is 22:13:20"
+        )
         let past = attempt(status: 503, headers: ["Retry-After": "Fri, 31 Dec 1999 23:59:59 GMT"])
         #expect(delay(policy.decision(after: past, method: "GET", now: now, unit: 0)) == 0)
         let garbage = attempt(status: 503, headers: ["Retry-After": "soon"])
-        #expect(delay(policy.decision(after: garbage, method: "GET", now: now, unit: 0.5)) == 0.5, "unreadable: backoff")
+        #expect(
+            delay(policy.decision(after: garbage, method: "GET", now: now, unit: 0.5)) == 0.5,
+            "unreadable: backoff"
+        )
         let tooLong = attempt(status: 503, headers: ["Retry-After": "61"])
-        #expect(isDoNotRetry(policy.decision(after: tooLong, method: "GET", now: now, unit: 0.5)), "longer than maximumDelay: delivered")
+        #expect(
+            isDoNotRetry(policy.decision(after: tooLong, method: "GET", now: now, unit: 0.5)),
+            "longer than maximumDelay: delivered"
+        )
         let ignoring = RetryPolicy(honoursRetryAfter: false)
         #expect(delay(ignoring.decision(after: seconds, method: "GET", now: now, unit: 0.5)) == 0.5)
         let notRetryable = attempt(status: 429, headers: ["Retry-After": "1"])
         #expect(isDoNotRetry(policy.decision(after: notRetryable, method: "GET", now: now, unit: 0.5)))
-        #expect(delay(RetryPolicy(retryableHTTPStatusCodes: [429]).decision(after: notRetryable, method: "GET", now: now, unit: 0.5)) == 1)
+        #expect(
+            delay(
+                RetryPolicy(retryableHTTPStatusCodes: [429]).decision(
+                    after: notRetryable,
+                    method: "GET",
+                    now: now,
+                    unit: 0.5
+                )
+            ) == 1
+        )
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import GannetCore
 import GannetTestSupport
 import Testing
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -34,15 +35,24 @@ struct SecureTransportTests {
         }
         let marker = UUID().uuidString
         let target = servers.nginx.adding("/echo?\(marker)").absoluteString
-        let response = await perform(manager, URLRequest(url: servers.tlsEndpoint(.good).adding("/redirect/302?to=\(target)")))
+        let response = await perform(
+            manager,
+            URLRequest(url: servers.tlsEndpoint(.good).adding("/redirect/302?to=\(target)"))
+        )
         #expect(gannetCode(response.error) == .insecureTransport, "\(String(describing: response.error))")
         // The https hop that redirected carries the marker in its query; the http one must not exist.
-        #expect(servers.accessLogLines(containing: "GET /echo?\(marker)").isEmpty, "nothing may reach the server in clear")
+        #expect(
+            servers.accessLogLines(containing: "GET /echo?\(marker)").isEmpty,
+            "nothing may reach the server in clear"
+        )
     }
 
     @Test func httpsStillWorks() async throws {
         let manager = testManager(servers) { $0.tls.serverTrustEvaluator = HTTPSOnly() }
-        let response = await perform(manager, URLRequest(url: servers.tlsEndpoint(.good).adding("/echo?\(UUID().uuidString)")))
+        let response = await perform(
+            manager,
+            URLRequest(url: servers.tlsEndpoint(.good).adding("/echo?\(UUID().uuidString)"))
+        )
         #expect(response.response?.statusCode == 200)
     }
 }

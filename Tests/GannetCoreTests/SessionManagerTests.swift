@@ -2,6 +2,7 @@ import Foundation
 import GannetCore
 import GannetTestSupport
 import Testing
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -40,7 +41,9 @@ struct SessionManagerTests {
         request.httpMethod = "POST"
         let manager = SessionManager()
         let response = await withCheckedContinuation { continuation in
-            manager.uploadTask(with: request, fromFile: file, serializer: .passthrough) { continuation.resume(returning: $0) }.resume()
+            manager.uploadTask(with: request, fromFile: file, serializer: .passthrough) {
+                continuation.resume(returning: $0)
+            }.resume()
         }
         let body = String(decoding: try #require(response.data), as: UTF8.self)
         #expect(body.hasPrefix("300000 "))
@@ -111,12 +114,18 @@ struct SessionManagerTests {
         let results = await withTaskGroup(of: (Int, Int, String?).self) { group in
             for worker in 0..<50 {
                 group.addTask {
-                    var good = 0, bad = 0
+                    var good = 0
+                    var bad = 0
                     var mismatch: String?
                     for index in stride(from: worker, to: 1000, by: 50) {
-                        let response = await perform(manager, URLRequest(url: self.servers.nginx.adding("/echo?i=\(index)")))
+                        let response = await perform(
+                            manager,
+                            URLRequest(url: self.servers.nginx.adding("/echo?i=\(index)"))
+                        )
                         let body = response.data.map { String(decoding: $0, as: UTF8.self) } ?? ""
-                        if response.response?.statusCode == 200 && body == "GET /echo HTTP/1.1\n" { good += 1 } else {
+                        if response.response?.statusCode == 200 && body == "GET /echo HTTP/1.1\n" {
+                            good += 1
+                        } else {
                             bad += 1
                             mismatch = body
                         }
@@ -146,7 +155,12 @@ struct SessionManagerTests {
         let marker = UUID().uuidString
         await withTaskGroup(of: Void.self) { group in
             for index in 0..<20 {
-                group.addTask { _ = await perform(manager, URLRequest(url: self.servers.nginxTLS.adding("/echo?\(marker)=\(index)"))) }
+                group.addTask {
+                    _ = await perform(
+                        manager,
+                        URLRequest(url: self.servers.nginxTLS.adding("/echo?\(marker)=\(index)"))
+                    )
+                }
             }
         }
         let lines = await servers.accessLogLines(containing: marker, atLeast: 20)
@@ -186,7 +200,8 @@ func sha256Hex(_ data: Data) -> String {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
     process.arguments = ["openssl", "dgst", "-sha256", "-r"]
-    let input = Pipe(), output = Pipe()
+    let input = Pipe()
+    let output = Pipe()
     process.standardInput = input
     process.standardOutput = output
     try? process.run()

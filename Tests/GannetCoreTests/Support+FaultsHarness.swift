@@ -3,6 +3,7 @@ import GannetCore
 import GannetTestSupport
 import Synchronization
 import Testing
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -26,8 +27,13 @@ struct FaultsOutcome: Sendable {
     /// A one-line account for failure messages.
     var summary: String {
         let body = response.data.map { "\($0.count) body bytes" } ?? "no body"
-        guard let error = response.error else { return "success, status \(response.response?.statusCode ?? 0), \(body)" }
-        let gannet = gannetError.map { "GannetError.\($0.code) [curl \($0.transportCode.map(String.init) ?? "-")] \($0.message)" } ?? "no GannetError"
+        guard let error = response.error else {
+            return "success, status \(response.response?.statusCode ?? 0), \(body)"
+        }
+        let gannet =
+            gannetError.map {
+                "GannetError.\($0.code) [curl \($0.transportCode.map(String.init) ?? "-")] \($0.message)"
+            } ?? "no GannetError"
         return "\(type(of: error)) \(urlErrorCode.map { "\($0.rawValue)" } ?? "-"); \(gannet); \(body)"
     }
 }
@@ -124,7 +130,13 @@ enum Faults {
         transportCode: Int? = nil,
         sourceLocation: SourceLocation = #_sourceLocation
     ) {
-        expectFailure(outcome, oneOf: [urlCode], gannetCode, transportCode: transportCode, sourceLocation: sourceLocation)
+        expectFailure(
+            outcome,
+            oneOf: [urlCode],
+            gannetCode,
+            transportCode: transportCode,
+            sourceLocation: sourceLocation
+        )
     }
 
     /// Like ``expectFailure(_:_:_:transportCode:sourceLocation:)`` where more than one
@@ -137,14 +149,34 @@ enum Faults {
         sourceLocation: SourceLocation = #_sourceLocation
     ) {
         let expected = urlCodes.map { "\($0.rawValue)" }.joined(separator: " or ")
-        #expect(outcome.completions == 1, "completion handler ran \(outcome.completions) times", sourceLocation: sourceLocation)
-        #expect(outcome.response.value == nil, "expected a failure, got \(outcome.summary)", sourceLocation: sourceLocation)
-        #expect(outcome.urlErrorCode.map(urlCodes.contains) == true, "expected URLError \(expected), got \(outcome.summary)", sourceLocation: sourceLocation)
+        #expect(
+            outcome.completions == 1,
+            "completion handler ran \(outcome.completions) times",
+            sourceLocation: sourceLocation
+        )
+        #expect(
+            outcome.response.value == nil,
+            "expected a failure, got \(outcome.summary)",
+            sourceLocation: sourceLocation
+        )
+        #expect(
+            outcome.urlErrorCode.map(urlCodes.contains) == true,
+            "expected URLError \(expected), got \(outcome.summary)",
+            sourceLocation: sourceLocation
+        )
         if let gannetCode {
-            #expect(outcome.gannetCode == gannetCode, "expected GannetError.\(gannetCode), got \(outcome.summary)", sourceLocation: sourceLocation)
+            #expect(
+                outcome.gannetCode == gannetCode,
+                "expected GannetError.\(gannetCode), got \(outcome.summary)",
+                sourceLocation: sourceLocation
+            )
         }
         if let transportCode {
-            #expect(outcome.gannetError?.transportCode == transportCode, "expected curl code \(transportCode), got \(outcome.summary)", sourceLocation: sourceLocation)
+            #expect(
+                outcome.gannetError?.transportCode == transportCode,
+                "expected curl code \(transportCode), got \(outcome.summary)",
+                sourceLocation: sourceLocation
+            )
         }
     }
 
@@ -166,7 +198,9 @@ enum Faults {
     /// The fault server's request log lines (`METHOD target`) that contain `marker`.
     static func faultLogLines(_ servers: TestServers, containing marker: String) -> [String] {
         guard let data = FileManager.default.contents(atPath: servers.faultLog) else { return [] }
-        return String(decoding: data, as: UTF8.self).split(separator: "\n").filter { $0.contains(marker) }.map(String.init)
+        return String(decoding: data, as: UTF8.self).split(separator: "\n").filter { $0.contains(marker) }.map(
+            String.init
+        )
     }
 
     /// A fresh marker to find one test's requests in a server log.

@@ -1,8 +1,10 @@
 import Foundation
-@testable import GannetCore
 import GannetTestSupport
 import Synchronization
 import Testing
+
+@testable import GannetCore
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -28,7 +30,8 @@ enum FaultsProcess {
         var inodes = Set<String>()
         for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? [] {
             guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(entry)"),
-                  target.hasPrefix("socket:[") else { continue }
+                target.hasPrefix("socket:[")
+            else { continue }
             inodes.insert(String(target.dropFirst(8).dropLast()))
         }
         var found = Set<String>()
@@ -36,7 +39,8 @@ enum FaultsProcess {
             for line in read(table).split(separator: "\n").dropFirst() {
                 let fields = line.split(separator: " ", omittingEmptySubsequences: true)
                 guard fields.count > 9, let port = fields[2].split(separator: ":").last.flatMap({ Int($0, radix: 16) }),
-                      ports.contains(port), inodes.contains(String(fields[9])) else { continue }
+                    ports.contains(port), inodes.contains(String(fields[9]))
+                else { continue }
                 found.insert(String(fields[9]))
             }
         }
@@ -164,24 +168,43 @@ final class FaultsLedger {
     /// Polls for at most `seconds` until the test's managers and engines are gone, the
     /// connections it opened are closed and the descriptor count is back; records an issue
     /// for each check that did not pass.
-    func expectReturned(within seconds: Double = 5, threadSlack: Int? = nil, sourceLocation: SourceLocation = #_sourceLocation) async {
+    func expectReturned(
+        within seconds: Double = 5,
+        threadSlack: Int? = nil,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async {
         let deadline = Date().addingTimeInterval(seconds)
         func alive() -> [String] { tracked.filter { $0.object.object != nil }.map(\.name) }
         func newSockets() -> Set<String> { FaultsProcess.sockets(toPorts: ports).subtracting(socketsBefore) }
-        while (!alive().isEmpty || !newSockets().isEmpty || openFileDescriptorCount() > descriptors) && Date() < deadline {
+        while (!alive().isEmpty || !newSockets().isEmpty || openFileDescriptorCount() > descriptors)
+            && Date() < deadline
+        {
             try? await Task.sleep(for: .milliseconds(20))
         }
         let leftAlive = alive()
-        #expect(leftAlive.isEmpty, "still alive \(seconds) s after invalidation and release: \(leftAlive)", sourceLocation: sourceLocation)
+        #expect(
+            leftAlive.isEmpty,
+            "still alive \(seconds) s after invalidation and release: \(leftAlive)",
+            sourceLocation: sourceLocation
+        )
         // When this test's managers are all gone, what is left was opened by a suite running in
         // parallel: still a leak in this process, and named as such.
-        let owner = leftAlive.isEmpty ? " (this test's managers and engines are released: a suite running in parallel holds it)" : ""
+        let owner =
+            leftAlive.isEmpty
+            ? " (this test's managers and engines are released: a suite running in parallel holds it)" : ""
         let sockets = newSockets()
-        #expect(sockets.isEmpty, "\(sockets.count) connections to the test servers opened during the test are still open\(owner)", sourceLocation: sourceLocation)
+        #expect(
+            sockets.isEmpty,
+            "\(sockets.count) connections to the test servers opened during the test are still open\(owner)",
+            sourceLocation: sourceLocation
+        )
         let count = openFileDescriptorCount()
         if count > descriptors {
             let added = FaultsProcess.descriptorTargets().filter { !descriptorsBefore.contains($0) }
-            Issue.record("descriptors: \(count) open, baseline \(descriptors); new since the baseline: \(added.prefix(12))\(owner)", sourceLocation: sourceLocation)
+            Issue.record(
+                "descriptors: \(count) open, baseline \(descriptors); new since the baseline: \(added.prefix(12))\(owner)",
+                sourceLocation: sourceLocation
+            )
         }
         if let threadSlack {
             var threads = FaultsProcess.threadCount()
@@ -189,7 +212,11 @@ final class FaultsLedger {
                 try? await Task.sleep(for: .milliseconds(20))
                 threads = FaultsProcess.threadCount()
             }
-            #expect(threads <= self.threads + threadSlack, "threads: \(threads), baseline \(self.threads)", sourceLocation: sourceLocation)
+            #expect(
+                threads <= self.threads + threadSlack,
+                "threads: \(threads), baseline \(self.threads)",
+                sourceLocation: sourceLocation
+            )
         }
     }
 }

@@ -3,6 +3,7 @@ import GannetCore
 import GannetTestSupport
 import Synchronization
 import Testing
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -25,8 +26,11 @@ final class LineServer: Sendable {
             .appendingPathComponent("Servers")
         process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [ProcessInfo.processInfo.environment["GANNET_PYTHON"] ?? "python3",
-                             folder.appendingPathComponent(script).path] + arguments
+        process.arguments =
+            [
+                ProcessInfo.processInfo.environment["GANNET_PYTHON"] ?? "python3",
+                folder.appendingPathComponent(script).path,
+            ] + arguments
         input = Pipe()
         let output = Pipe()
         process.standardInput = input
@@ -71,7 +75,10 @@ struct TLSRenegotiationTests {
 
     @Test func aServerRequestedRenegotiationIsRefusedAndNoCallbackRunsAgain() async throws {
         let leaf = servers.certificates.leaf(.good)
-        let server = try LineServer(script: "tls_renegotiating_server.py", arguments: [leaf.chain ?? leaf.pem, leaf.privateKey])
+        let server = try LineServer(
+            script: "tls_renegotiating_server.py",
+            arguments: [leaf.chain ?? leaf.pem, leaf.privateKey]
+        )
         defer { server.stop() }
         let port = try #require(Int(try await server.line(0)))
 

@@ -3,6 +3,7 @@ import GannetCore
 import GannetTestSupport
 import Synchronization
 import Testing
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -31,7 +32,8 @@ struct TaskHooksTests {
         defer { manager.finishTasksAndInvalidate() }
         let completions = CallCounter()
         let response = await withCheckedContinuation { continuation in
-            let task = manager.dataTask(with: URLRequest(url: servers.httpbin.adding("/get")), serializer: .passthrough) {
+            let task = manager.dataTask(with: URLRequest(url: servers.httpbin.adding("/get")), serializer: .passthrough)
+            {
                 completions.increment()
                 continuation.resume(returning: $0)
             }
@@ -116,7 +118,10 @@ struct TaskHooksTests {
         let nestedDone = CallCounter()
         manager.setDataTaskDidReceiveResponse { manager, task, _ in
             guard task.originalRequest?.url?.path == "/bytes/1000" else { return .allow }
-            let inner = manager.dataTask(with: URLRequest(url: self.servers.httpbin.adding("/get")), serializer: .passthrough) { _ in
+            let inner = manager.dataTask(
+                with: URLRequest(url: self.servers.httpbin.adding("/get")),
+                serializer: .passthrough
+            ) { _ in
                 nestedDone.increment()
             }
             nested.withLock { $0 = inner }
@@ -157,8 +162,13 @@ struct TaskHooksTests {
         }
         for _ in 0..<100 where completed.withLock({ $0.isEmpty }) { try await Task.sleep(for: .milliseconds(10)) }
         #expect(resumed.value == 1)
-        #expect(completed.withLock { $0 } == [TaskNotificationKey.metrics, TaskNotificationKey.responseData,
-                                                 TaskNotificationKey.responseSerializer, TaskNotificationKey.serializedResponse].sorted())
+        #expect(
+            completed.withLock { $0 }
+                == [
+                    TaskNotificationKey.metrics, TaskNotificationKey.responseData,
+                    TaskNotificationKey.responseSerializer, TaskNotificationKey.serializedResponse,
+                ].sorted()
+        )
     }
 
     @Test func completionQueueAndGroupAreHonoured() async throws {
@@ -172,7 +182,8 @@ struct TaskHooksTests {
         manager.completionGroup = group
         let onQueue = CallCounter()
         for index in 0..<5 {
-            manager.dataTask(with: URLRequest(url: servers.nginx.adding("/small?g=\(index)")), serializer: .passthrough) { _ in
+            manager.dataTask(with: URLRequest(url: servers.nginx.adding("/small?g=\(index)")), serializer: .passthrough)
+            { _ in
                 if DispatchQueue.getSpecific(key: key) == 7 { onQueue.increment() }
             }.resume()
         }
@@ -187,8 +198,12 @@ struct TaskHooksTests {
         let manager = SessionManager()
         defer { manager.finishTasksAndInvalidate() }
         let progressCalls = CallCounter()
-        let task = manager.dataTask(with: URLRequest(url: servers.nginx.adding("/files/1m.bin")), serializer: .passthrough,
-                                    downloadProgress: { _ in progressCalls.increment() }) { _ in }
+        let task = manager.dataTask(
+            with: URLRequest(url: servers.nginx.adding("/files/1m.bin")),
+            serializer: .passthrough,
+            downloadProgress: { _ in progressCalls.increment() },
+            completionHandler: { _ in }
+        )
         #expect(task.state == .suspended)
         #expect(manager.tasks.contains(task))
         task.resume()
@@ -206,8 +221,10 @@ struct TaskHooksTests {
         let manager = SessionManager()
         defer { manager.finishTasksAndInvalidate() }
         let response = await withCheckedContinuation { continuation in
-            let task = manager.dataTask(with: URLRequest(url: servers.url(.slowBody(bytes: 100, intervalMilliseconds: 20))),
-                                        serializer: .passthrough) { continuation.resume(returning: $0) }
+            let task = manager.dataTask(
+                with: URLRequest(url: servers.url(.slowBody(bytes: 100, intervalMilliseconds: 20))),
+                serializer: .passthrough
+            ) { continuation.resume(returning: $0) }
             task.resume()
             DispatchQueue.global().asyncAfter(deadline: .now() + 0.2) { task.downloadProgress.cancel() }
         }
@@ -228,7 +245,9 @@ struct TaskHooksTests {
         defer { manager.finishTasksAndInvalidate() }
         let (status, object, error) = await withCheckedContinuation { continuation in
             manager.dataTask(with: URLRequest(url: servers.nginx.adding("/small"))) { response, object, error in
-                continuation.resume(returning: ((response as? HTTPURLResponse)?.statusCode, object as? Data, error.map { "\($0)" }))
+                continuation.resume(
+                    returning: ((response as? HTTPURLResponse)?.statusCode, object as? Data, error.map { "\($0)" })
+                )
             }.resume()
         }
         #expect(status == 200)
@@ -240,7 +259,12 @@ struct TaskHooksTests {
 @Suite("AFNetworking-shaped completion")
 struct AFNetworkingShapeTests {
     struct OptionalLength: ResponseSerializing {
-        func serialize(request: URLRequest?, response: HTTPURLResponse?, data: Data?, error: (any Error)?) throws -> Int? {
+        func serialize(
+            request: URLRequest?,
+            response: HTTPURLResponse?,
+            data: Data?,
+            error: (any Error)?
+        ) throws -> Int? {
             if let error { throw error }
             guard let data, !data.isEmpty else { return nil }
             return data.count

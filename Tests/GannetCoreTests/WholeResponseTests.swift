@@ -3,6 +3,7 @@ import GannetCore
 import GannetTestSupport
 import Synchronization
 import Testing
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -30,8 +31,10 @@ struct WholeResponseTests {
     func progress() async throws {
         let seen = Mutex<Int64>(0)
         let whole = await SessionManager().response(
-            for: URLRequest(url: servers.httpbin.adding("/bytes/65536")), serializer: .passthrough,
-            downloadProgress: { progress in seen.withLock { $0 = max($0, progress.completedUnitCount) } })
+            for: URLRequest(url: servers.httpbin.adding("/bytes/65536")),
+            serializer: .passthrough,
+            downloadProgress: { progress in seen.withLock { $0 = max($0, progress.completedUnitCount) } }
+        )
         let (body, _) = try whole.get()
         #expect(body.count == 65536)
         #expect(seen.withLock { $0 } > 0)
@@ -39,7 +42,10 @@ struct WholeResponseTests {
 
     @Test("get() throws the transport error for a refused connection")
     func getThrows() async throws {
-        let whole = await SessionManager().response(for: URLRequest(url: URL(string: "http://127.0.0.1:1/")!), serializer: .passthrough)
+        let whole = await SessionManager().response(
+            for: URLRequest(url: URL(string: "http://127.0.0.1:1/")!),
+            serializer: .passthrough
+        )
         #expect(whole.headerFields.isEmpty)
         #expect(throws: URLError.self) { _ = try whole.get() }
     }
@@ -48,7 +54,8 @@ struct WholeResponseTests {
     func download() async throws {
         let target = FileManager.default.temporaryDirectory.appendingPathComponent("gannet-whole-\(UUID()).bin")
         defer { try? FileManager.default.removeItem(at: target) }
-        let whole = await SessionManager().downloadResponse(for: URLRequest(url: servers.httpbin.adding("/bytes/4096"))) { _, _ in target }
+        let whole = await SessionManager().downloadResponse(for: URLRequest(url: servers.httpbin.adding("/bytes/4096")))
+        { _, _ in target }
         let (file, response) = try whole.get()
         #expect(file == target)
         #expect(response.statusCode == 200)
@@ -60,11 +67,35 @@ struct WholeResponseTests {
     func erasure() throws {
         struct Nested: ResponseSerializing {
             let value: Int??
-            func serialize(request: URLRequest?, response: HTTPURLResponse?, data: Data?, error: (any Error)?) throws -> Int?? { value }
+            func serialize(
+                request: URLRequest?,
+                response: HTTPURLResponse?,
+                data: Data?,
+                error: (any Error)?
+            ) throws -> Int?? { value }
         }
-        #expect(try AnyResponseSerializer(Nested(value: .some(.none))).serialize(request: nil, response: nil, data: nil, error: nil) == nil)
-        #expect(try AnyResponseSerializer(Nested(value: .none)).serialize(request: nil, response: nil, data: nil, error: nil) == nil)
-        let kept = try AnyResponseSerializer(Nested(value: 7)).serialize(request: nil, response: nil, data: nil, error: nil)
+        #expect(
+            try AnyResponseSerializer(Nested(value: .some(.none))).serialize(
+                request: nil,
+                response: nil,
+                data: nil,
+                error: nil
+            ) == nil
+        )
+        #expect(
+            try AnyResponseSerializer(Nested(value: .none)).serialize(
+                request: nil,
+                response: nil,
+                data: nil,
+                error: nil
+            ) == nil
+        )
+        let kept = try AnyResponseSerializer(Nested(value: 7)).serialize(
+            request: nil,
+            response: nil,
+            data: nil,
+            error: nil
+        )
         #expect(kept as? Int == 7)
         let twice = AnyResponseSerializer(AnyResponseSerializer(PassthroughResponseSerializer()))
         #expect(twice.base is PassthroughResponseSerializer)

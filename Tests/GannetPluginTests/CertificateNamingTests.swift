@@ -4,30 +4,37 @@ import Testing
 /// Names the embedder gives certificates, as docs/plugins.md documents them.
 @Suite("Certificate names")
 struct CertificateNamingTests {
-    @Test("a file stem becomes a camel-cased Swift identifier", arguments: [
-        ("my-cert.v2.pem", "myCertV2"),
-        ("root_ca.der", "rootCa"),
-        ("Server Leaf.crt", "serverLeaf"),
-        ("ISRG-Root-X1.pem", "isrgRootX1"),
-        ("rootCA.cer", "rootCA"),
-        ("2024-root.pem", "cert2024Root"),
-        ("42.der", "cert42"),
-        ("default.pem", "defaultCertificate"),
-        ("all.pem", "allCertificate"),
-        ("self.der", "selfCertificate"),
-        ("---.pem", "certificate"),
-        ("café-ünï.pem", "cafeUni"),
-        ("证书.pem", "certificate"),
-        ("UPPER.PEM", "upper"),
-    ])
+    @Test(
+        "a file stem becomes a camel-cased Swift identifier",
+        arguments: [
+            ("my-cert.v2.pem", "myCertV2"),
+            ("root_ca.der", "rootCa"),
+            ("Server Leaf.crt", "serverLeaf"),
+            ("ISRG-Root-X1.pem", "isrgRootX1"),
+            ("rootCA.cer", "rootCA"),
+            ("2024-root.pem", "cert2024Root"),
+            ("42.der", "cert42"),
+            ("default.pem", "defaultCertificate"),
+            ("all.pem", "allCertificate"),
+            ("self.der", "selfCertificate"),
+            ("---.pem", "certificate"),
+            ("café-ünï.pem", "cafeUni"),
+            ("证书.pem", "certificate"),
+            ("UPPER.PEM", "upper"),
+        ]
+    )
     func identifierFromFileName(fileName: String, expected: String) async throws {
-        let certificate = try FixtureFiles.data(fileName.hasSuffix(".der") || fileName.hasSuffix(".cer") ? "root-ca.der" : "my-cert.v2.crt")
+        let certificate = try FixtureFiles.data(
+            fileName.hasSuffix(".der") || fileName.hasSuffix(".cer") ? "root-ca.der" : "my-cert.v2.crt"
+        )
         let (run, _) = try await Embedder.run(file: fileName, contents: certificate)
         #expect(run.status == 0, "\(run.errors)")
         #expect(run.names == [expected])
     }
 
-    @Test("several certificates in one file are numbered from the second on; later duplicates take their extension, then _2, _3")
+    @Test(
+        "several certificates in one file are numbered from the second on; later duplicates take their extension, then _2, _3"
+    )
     func numberingAndDuplicates() async throws {
         let target = try TemporaryDirectory()
         let chain = try FixtureFiles.data("chain.pem")
@@ -43,15 +50,25 @@ struct CertificateNamingTests {
         let run = try await Embedder.run(root: target.url, files: files)
         #expect(run.status == 0, "\(run.errors)")
         // Path order: chain.pem, chain2.pem, root-ca.der, root-ca.pem, root.ca.pem, root_ca.pem.
-        #expect(run.names == ["chain", "chain2", "chain2Pem", "rootCa", "rootCaPem", "rootCaPem2", "rootCaPem_2", "rootCaPem_3"])
-        #expect(run.source?.contains("    static let all: [Data] = [chain, chain2, chain2Pem, rootCa, rootCaPem, rootCaPem2, rootCaPem_2, rootCaPem_3]\n") == true)
+        #expect(
+            run.names == [
+                "chain", "chain2", "chain2Pem", "rootCa", "rootCaPem", "rootCaPem2", "rootCaPem_2", "rootCaPem_3",
+            ]
+        )
+        #expect(
+            run.source?.contains(
+                "    static let all: [Data] = [chain, chain2, chain2Pem, rootCa, rootCaPem, rootCaPem2, rootCaPem_2, rootCaPem_3]\n"
+            ) == true
+        )
     }
 
     @Test("every generated name is a valid identifier that is not a keyword")
     func namesAreIdentifiers() async throws {
         let target = try TemporaryDirectory()
         let chain = try FixtureFiles.data("chain.pem")
-        let files = try ["in.pem", "for.pem", "1.pem", "-.pem", "a b c.pem", "x.y.z.pem", "CON.PEM", "ünïcödé.pem", "_.pem"].map {
+        let files = try [
+            "in.pem", "for.pem", "1.pem", "-.pem", "a b c.pem", "x.y.z.pem", "CON.PEM", "ünïcödé.pem", "_.pem",
+        ].map {
             try target.write($0, chain)
         }
         let run = try await Embedder.run(root: target.url, files: files)

@@ -5,11 +5,17 @@ import Testing
 /// output compiles.
 @Suite("GannetCertificateEmbedder command")
 struct EmbedCommandTests {
-    @Test("command-line mistakes are refused with a message", arguments: [
-        (["--output"], "error: --output needs a value\n"),
-        (["--public", "--output", "o", "--root", "r"], "error: unknown option --public\n"),
-        (["x.pem"], "error: usage: GannetCertificateEmbedder --output FILE --root DIR [--swift-source FILE ...] [--] CERTIFICATE ...\n"),
-    ])
+    @Test(
+        "command-line mistakes are refused with a message",
+        arguments: [
+            (["--output"], "error: --output needs a value\n"),
+            (["--public", "--output", "o", "--root", "r"], "error: unknown option --public\n"),
+            (
+                ["x.pem"],
+                "error: usage: GannetCertificateEmbedder --output FILE --root DIR [--swift-source FILE ...] [--] CERTIFICATE ...\n"
+            ),
+        ]
+    )
     func argumentMistakes(arguments: [String], message: String) async throws {
         let run = try await Embedder.run(root: URL(fileURLWithPath: "/"), files: [], arguments: arguments)
         #expect(run.status == 1)
@@ -62,12 +68,17 @@ struct EmbedCommandTests {
 
     /// The generated file, next to a module file that imports Foundation one way or another,
     /// must type-check in Swift 6 with no diagnostic at all.
-    @Test("the generated source compiles without any warning beside each import habit", arguments: [
-        ("import Foundation\nfunc count() -> Int { EmbeddedCertificates.all.count }\n", [String]()),
-        ("internal import Foundation\nfunc count() -> Int { EmbeddedCertificates.all.count }\n", []),
-        ("public import Foundation\npublic func first() -> Data? { EmbeddedCertificates.all.first }\n",
-         ["-enable-upcoming-feature", "InternalImportsByDefault"]),
-    ])
+    @Test(
+        "the generated source compiles without any warning beside each import habit",
+        arguments: [
+            ("import Foundation\nfunc count() -> Int { EmbeddedCertificates.all.count }\n", [String]()),
+            ("internal import Foundation\nfunc count() -> Int { EmbeddedCertificates.all.count }\n", []),
+            (
+                "public import Foundation\npublic func first() -> Data? { EmbeddedCertificates.all.first }\n",
+                ["-enable-upcoming-feature", "InternalImportsByDefault"]
+            ),
+        ]
+    )
     func generatedSourceCompiles(companion: String, flags: [String]) async throws {
         let target = try TemporaryDirectory()
         let module = try target.write("Module.swift", companion)
@@ -97,6 +108,8 @@ struct EmbedCommandTests {
     private func fileNumber(_ url: URL) throws -> UInt64 {
         let attributes = try FileManager.default.attributesOfItem(atPath: url.path(percentEncoded: false))
         let number = attributes[.systemFileNumber]
-        return try #require((number as? NSNumber)?.uint64Value ?? (number as? UInt64) ?? (number as? Int).map(UInt64.init))
+        return try #require(
+            (number as? NSNumber)?.uint64Value ?? (number as? UInt64) ?? (number as? Int).map(UInt64.init)
+        )
     }
 }

@@ -13,7 +13,9 @@ enum Embedder {
     static func executable() throws -> URL {
         let running = Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])
         let directory = running.resolvingSymlinksInPath().deletingLastPathComponent()
-        let candidates = ["GannetCertificateEmbedder-tool", "GannetCertificateEmbedder"].map { directory.appending(path: $0) }
+        let candidates = ["GannetCertificateEmbedder-tool", "GannetCertificateEmbedder"].map {
+            directory.appending(path: $0)
+        }
         return try #require(
             candidates.first { FileManager.default.isExecutableFile(atPath: $0.path(percentEncoded: false)) },
             "no GannetCertificateEmbedder in \(directory.path(percentEncoded: false))"

@@ -5,29 +5,35 @@ import Testing
 /// FoundationImportStyle.swift for why a mismatch does not compile).
 @Suite("Foundation import style of the generated file")
 struct FoundationImportStyleTests {
-    @Test("a plain import, or none, keeps the generated import plain", arguments: [
-        "import Foundation\nstruct A {}",
-        "@preconcurrency import Foundation",
-        "internal import Dispatch\nimport Foundation",
-        "// internal import Foundation, once upon a time",
-        "let text = \"internal import Foundation\"",
-        "internal import FoundationEssentials",
-        "",
-    ])
+    @Test(
+        "a plain import, or none, keeps the generated import plain",
+        arguments: [
+            "import Foundation\nstruct A {}",
+            "@preconcurrency import Foundation",
+            "internal import Dispatch\nimport Foundation",
+            "// internal import Foundation, once upon a time",
+            "let text = \"internal import Foundation\"",
+            "internal import FoundationEssentials",
+            "",
+        ]
+    )
     func plain(source: String) async throws {
         #expect(try await importLine(besides: source) == "import Foundation")
     }
 
-    @Test("any access-level import of Foundation makes it `internal import`", arguments: [
-        "internal import Foundation",
-        "public import Foundation",
-        "package import Foundation",
-        "private import Foundation",
-        "fileprivate import Foundation",
-        "  @preconcurrency internal import Foundation",
-        "internal import struct Foundation.Data",
-        "public import Foundation.NSString",
-    ])
+    @Test(
+        "any access-level import of Foundation makes it `internal import`",
+        arguments: [
+            "internal import Foundation",
+            "public import Foundation",
+            "package import Foundation",
+            "private import Foundation",
+            "fileprivate import Foundation",
+            "  @preconcurrency internal import Foundation",
+            "internal import struct Foundation.Data",
+            "public import Foundation.NSString",
+        ]
+    )
     func explicit(source: String) async throws {
         #expect(try await importLine(besides: "struct A {}\n" + source) == "internal import Foundation")
     }

@@ -25,7 +25,10 @@ struct GannetPinsCommandTests {
         // When the command pins all three
         let outcome = try await CommandLineTool.execute(
             URL(fileURLWithPath: "/usr/bin/env"),
-            ["swift", "package", "--package-path", Self.example.path(percentEncoded: false), "gannet-pins", missing, fixture, server]
+            [
+                "swift", "package", "--package-path", Self.example.path(percentEncoded: false), "gannet-pins", missing,
+                fixture, server,
+            ]
         )
         let output = String(decoding: outcome.output, as: UTF8.self)
         let report = "status \(outcome.status)\n\(output)\n\(outcome.errors)"
@@ -45,7 +48,8 @@ struct GannetPinsCommandTests {
 
     /// The SPKI SHA-256 pin of the first certificate of a PEM file, by OpenSSL.
     static func pin(ofCertificateFile path: String) async throws -> String {
-        let script = "openssl x509 -in \"$1\" -pubkey -noout | openssl pkey -pubin -outform der | openssl dgst -sha256 -binary | base64"
+        let script =
+            "openssl x509 -in \"$1\" -pubkey -noout | openssl pkey -pubin -outform der | openssl dgst -sha256 -binary | base64"
         let output = try await CommandLineTool.run("sh", ["-c", script, "sh", path]).output
         return "sha256/" + String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }

@@ -68,7 +68,10 @@ enum CommandLineTool {
     static func run(_ name: String, _ arguments: [String]) async throws -> (output: Data, errors: String) {
         let outcome = try await execute(URL(fileURLWithPath: "/usr/bin/env"), [name] + arguments)
         guard outcome.status == 0 else {
-            throw Failure(description: "\(name) \(arguments.joined(separator: " ")) exited with \(outcome.status): \(outcome.errors)")
+            throw Failure(
+                description:
+                    "\(name) \(arguments.joined(separator: " ")) exited with \(outcome.status): \(outcome.errors)"
+            )
         }
         return (outcome.output, outcome.errors)
     }
@@ -81,7 +84,10 @@ enum CommandLineTool {
     }
 
     static func derOfCertificate(derFile: URL) async throws -> Data {
-        try await run("openssl", ["x509", "-inform", "der", "-in", derFile.path(percentEncoded: false), "-outform", "der"]).output
+        try await run(
+            "openssl",
+            ["x509", "-inform", "der", "-in", derFile.path(percentEncoded: false), "-outform", "der"]
+        ).output
     }
 
     /// The subject of a DER certificate, one-line RFC 2253 form (`CN=...,O=Gannet`).
@@ -90,7 +96,10 @@ enum CommandLineTool {
         let input = try scratch.write("cert.der", der)
         let output = try await run(
             "openssl",
-            ["x509", "-inform", "der", "-in", input.path(percentEncoded: false), "-noout", "-subject", "-nameopt", "RFC2253"]
+            [
+                "x509", "-inform", "der", "-in", input.path(percentEncoded: false), "-noout", "-subject", "-nameopt",
+                "RFC2253",
+            ]
         ).output
         return String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }

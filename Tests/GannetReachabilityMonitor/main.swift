@@ -60,5 +60,5 @@ for argument in arguments {
 // Block until the test closes our standard input, then stop cleanly.
 var scratch = [UInt8](repeating: 0, count: 256)
 while read(STDIN_FILENO, &scratch, scratch.count) > 0 {}
-managers.forEach { $0.stopMonitoring() }
+for manager in managers { manager.stopMonitoring() }
 exit(0)

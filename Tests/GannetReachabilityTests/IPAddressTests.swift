@@ -27,7 +27,9 @@ struct IPAddressTests {
     @Test("Bad host names and addresses are typed errors")
     func badTargets() {
         for name in ["", "a b", "host/name", "tab\there", String(repeating: "a", count: 254)] {
-            #expect(throws: ReachabilityError.self, "\(name.debugDescription)") { try NetworkReachabilityManager(domain: name) }
+            #expect(throws: ReachabilityError.self, "\(name.debugDescription)") {
+                try NetworkReachabilityManager(domain: name)
+            }
             do { _ = try NetworkReachabilityManager(domain: name) } catch { #expect(error.code == .invalidHost) }
         }
         do {

@@ -1,5 +1,6 @@
-@testable import GannetReachability
 import Testing
+
+@testable import GannetReachability
 
 /// Truncated, inconsistent and corrupted input: always a typed error or a parse, never a crash
 /// or a read outside the buffer.
@@ -14,7 +15,11 @@ struct MalformedNetlinkTests {
         ("routeLookupUnreachable", CapturedNetlink.routeLookupUnreachable),
     ]
 
-    private func expectMalformed(_ bytes: [UInt8], at offset: Int? = nil, sourceLocation: SourceLocation = #_sourceLocation) {
+    private func expectMalformed(
+        _ bytes: [UInt8],
+        at offset: Int? = nil,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         do {
             let messages = try NetlinkMessage.parse(bytes)
             Issue.record("parsed \(messages.count) message(s) from malformed input", sourceLocation: sourceLocation)
@@ -76,13 +81,13 @@ struct MalformedNetlinkTests {
         pastEnd[44] = 12
         expectMalformed(pastEnd, at: 44)
         var shortInterface = CapturedNetlink.defaultRouteAdded
-        shortInterface[44] = 6 // RTA_OIF of 2 bytes
+        shortInterface[44] = 6  // RTA_OIF of 2 bytes
         expectMalformed(shortInterface, at: 44)
         var shortGateway = CapturedNetlink.defaultRouteAdded
-        shortGateway[36] = 7 // RTA_GATEWAY of 3 bytes for AF_INET
+        shortGateway[36] = 7  // RTA_GATEWAY of 3 bytes for AF_INET
         expectMalformed(shortGateway, at: 36)
         var ipv6Gateway = CapturedNetlink.defaultRouteAdded
-        ipv6Gateway[16] = Netlink.addressFamilyIPv6 // a 4-byte gateway in an AF_INET6 route
+        ipv6Gateway[16] = Netlink.addressFamilyIPv6  // a 4-byte gateway in an AF_INET6 route
         expectMalformed(ipv6Gateway, at: 36)
     }
 

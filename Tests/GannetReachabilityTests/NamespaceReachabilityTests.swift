@@ -22,9 +22,12 @@ struct NamespaceReachabilityTests {
         let namespaces = try TestNamespaces()
         defer { namespaces.delete() }
         let (m, p) = (namespaces.monitored, namespaces.peer)
-        let monitor = try MonitorProcess(namespace: m, targets: [
-            "peer=address:\(Self.peer)", "any=any", "host=domain:\(TestNamespaces.peerHostName)",
-        ])
+        let monitor = try MonitorProcess(
+            namespace: m,
+            targets: [
+                "peer=address:\(Self.peer)", "any=any", "host=domain:\(TestNamespaces.peerHostName)",
+            ]
+        )
         defer { monitor.stop() }
 
         // All start reachable: a connected route to the peer, a default route through it, and
@@ -37,7 +40,12 @@ struct NamespaceReachabilityTests {
         try await expectTransition(monitor, labels: ["peer", "any", "host"], to: "Not Reachable", "carrier lost") {
             try IPRoute.run("-n", p, "link", "set", "vB", "down")
         }
-        try await expectTransition(monitor, labels: ["peer", "any", "host"], to: "Reachable via Ethernet", "carrier back") {
+        try await expectTransition(
+            monitor,
+            labels: ["peer", "any", "host"],
+            to: "Reachable via Ethernet",
+            "carrier back"
+        ) {
             try IPRoute.run("-n", p, "link", "set", "vB", "up")
         }
 
@@ -68,8 +76,12 @@ struct NamespaceReachabilityTests {
     /// expects it within one second of the start (the wait itself allows far longer, so a miss
     /// shows as a figure rather than a timeout).
     private func expectTransition(
-        _ monitor: MonitorProcess, labels: [String], to status: String, _ what: String,
-        sourceLocation: SourceLocation = #_sourceLocation, change: () throws -> Void
+        _ monitor: MonitorProcess,
+        labels: [String],
+        to status: String,
+        _ what: String,
+        sourceLocation: SourceLocation = #_sourceLocation,
+        change: () throws -> Void
     ) async throws {
         let mark = MonotonicClock.nanoseconds()
         try change()
@@ -77,7 +89,11 @@ struct NamespaceReachabilityTests {
             let line = try await monitor.line(label, status, after: mark)
             let milliseconds = Double(line.time - mark) / 1e6
             print("reachability-netns: \(what): \(label) -> \(status) after \(String(format: "%.1f", milliseconds)) ms")
-            #expect(milliseconds <= 1000, "\(what): \(label) took \(milliseconds) ms to become \(status)", sourceLocation: sourceLocation)
+            #expect(
+                milliseconds <= 1000,
+                "\(what): \(label) took \(milliseconds) ms to become \(status)",
+                sourceLocation: sourceLocation
+            )
         }
     }
 }
@@ -130,7 +146,10 @@ enum IPRoute {
         let message = errors.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
-            throw Failure(description: "ip \(arguments.joined(separator: " ")) exited \(process.terminationStatus): \(String(decoding: message, as: UTF8.self))")
+            throw Failure(
+                description:
+                    "ip \(arguments.joined(separator: " ")) exited \(process.terminationStatus): \(String(decoding: message, as: UTF8.self))"
+            )
         }
         return String(decoding: printed, as: UTF8.self)
     }
@@ -159,7 +178,24 @@ struct TestNamespaces {
             // two fresh namespaces both ends would get index 2, and the kernel's linkwatch then
             // treats their carrier changes as non-urgent and batches them up to a second apart
             // (net/core/link_watch.c), which measures the kernel, not Gannet. See docs/reachability.md.
-            try IPRoute.run("-n", monitored, "link", "add", "vA", "index", "10", "type", "veth", "peer", "name", "vB", "index", "20", "netns", peer)
+            try IPRoute.run(
+                "-n",
+                monitored,
+                "link",
+                "add",
+                "vA",
+                "index",
+                "10",
+                "type",
+                "veth",
+                "peer",
+                "name",
+                "vB",
+                "index",
+                "20",
+                "netns",
+                peer
+            )
             // IPv6 off on both ends before they come up, so the kernel sends no neighbour
             // discovery and the test can check that nothing at all left vA.
             try IPRoute.run("netns", "exec", monitored, "sh", "-c", "echo 1 > /proc/sys/net/ipv6/conf/vA/disable_ipv6")
@@ -227,11 +263,16 @@ final class MonitorProcess: @unchecked Sendable {
     func line(_ label: String, _ status: String, after mark: UInt64) async throws -> Line {
         let found: Line? = await withCheckedContinuation { continuation in
             Thread.detachNewThread {
-                continuation.resume(returning: self.waitForLine(label, status, after: mark, until: Date().addingTimeInterval(30)))
+                continuation.resume(
+                    returning: self.waitForLine(label, status, after: mark, until: Date().addingTimeInterval(30))
+                )
             }
         }
         guard let found else {
-            throw IPRoute.Failure(description: "the monitor printed no \"\(label) \(status)\" line within 30 s; it printed: \(lines.map { "\($0.label) \($0.status)" })")
+            throw IPRoute.Failure(
+                description:
+                    "the monitor printed no \"\(label) \(status)\" line within 30 s; it printed: \(lines.map { "\($0.label) \($0.status)" })"
+            )
         }
         return found
     }
@@ -240,15 +281,23 @@ final class MonitorProcess: @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         while true {
-            if let line = received.first(where: { $0.label == label && $0.status == status && $0.time > mark }) { return line }
+            if let line = received.first(where: { $0.label == label && $0.status == status && $0.time > mark }) {
+                return line
+            }
             if ended || !condition.wait(until: deadline) { return nil }
         }
     }
 
     private func append(_ data: Data) {
         condition.lock()
-        defer { condition.broadcast(); condition.unlock() }
-        if data.isEmpty { ended = true; return }
+        defer {
+            condition.broadcast()
+            condition.unlock()
+        }
+        if data.isEmpty {
+            ended = true
+            return
+        }
         output.append(data)
         while let newline = output.firstIndex(of: UInt8(ascii: "\n")) {
             let text = String(decoding: output[output.startIndex..<newline], as: UTF8.self)
@@ -272,12 +321,18 @@ final class MonitorProcess: @unchecked Sendable {
         let executable = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
         var candidates = [executable.deletingLastPathComponent().appendingPathComponent(name)]
         var folder = executable.deletingLastPathComponent()
-        while folder.path != "/", !folder.lastPathComponent.hasSuffix(".xctest") { folder = folder.deletingLastPathComponent() }
+        while folder.path != "/", !folder.lastPathComponent.hasSuffix(".xctest") {
+            folder = folder.deletingLastPathComponent()
+        }
         if folder.path != "/" { candidates.append(folder.deletingLastPathComponent().appendingPathComponent(name)) }
-        let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
         candidates.append(packageRoot.appendingPathComponent(".build/debug/\(name)"))
         guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
-            throw IPRoute.Failure(description: "\(name) not found (build with `swift build --build-tests`); looked at \(candidates.map(\.path))")
+            throw IPRoute.Failure(
+                description:
+                    "\(name) not found (build with `swift build --build-tests`); looked at \(candidates.map(\.path))"
+            )
         }
         return found
     }

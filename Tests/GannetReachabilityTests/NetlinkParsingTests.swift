@@ -1,5 +1,6 @@
-@testable import GannetReachability
 import Testing
+
+@testable import GannetReachability
 
 /// The rtnetlink parser against datagrams captured from the kernel (CapturedNetlink.swift).
 @Suite("Netlink message parsing from captured bytes")
@@ -58,8 +59,8 @@ struct NetlinkParsingTests {
         #expect(connected.nextHops.map(\.interfaceIndex) == [2])
         let broadcast = try route(messages[2])
         #expect(broadcast.destination == IPAddress("10.213.0.3"))
-        #expect(broadcast.table == 255) // RT_TABLE_LOCAL
-        #expect(broadcast.routeType == 3) // RTN_BROADCAST
+        #expect(broadcast.table == 255)  // RT_TABLE_LOCAL
+        #expect(broadcast.routeType == 3)  // RTN_BROADCAST
     }
 
     @Test("A default route added and deleted: RTA_GATEWAY, RTA_OIF, RTA_TABLE")
@@ -123,6 +124,6 @@ struct NetlinkParsingTests {
         let message = try single(CapturedNetlink.routeLookupUnreachable)
         #expect(message.type == Netlink.error)
         #expect(message.sequence == 11)
-        #expect(message.payload == .error(errno: 101)) // ENETUNREACH
+        #expect(message.payload == .error(errno: 101))  // ENETUNREACH
     }
 }

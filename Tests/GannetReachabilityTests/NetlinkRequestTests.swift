@@ -1,5 +1,6 @@
-@testable import GannetReachability
 import Testing
+
+@testable import GannetReachability
 
 /// The requests, byte for byte.
 @Suite("Netlink requests")
@@ -26,9 +27,14 @@ struct NetlinkRequestTests {
     @Test("Dumps carry NLM_F_REQUEST|NLM_F_DUMP and a zeroed header for the family asked")
     func dumps() {
         let links = NetlinkRequest.dumpLinks(sequence: 7)
-        #expect(links.bytes == [32, 0, 0, 0, 18, 0, 0x01, 0x03, 7, 0, 0, 0, 0, 0, 0, 0] + [UInt8](repeating: 0, count: 16))
+        #expect(
+            links.bytes == [32, 0, 0, 0, 18, 0, 0x01, 0x03, 7, 0, 0, 0, 0, 0, 0, 0] + [UInt8](repeating: 0, count: 16)
+        )
         #expect(links.isDump)
         let routes = NetlinkRequest.dumpRoutes(family: Netlink.addressFamilyIPv6, sequence: 8)
-        #expect(routes.bytes == [28, 0, 0, 0, 26, 0, 0x01, 0x03, 8, 0, 0, 0, 0, 0, 0, 0, 10] + [UInt8](repeating: 0, count: 11))
+        #expect(
+            routes.bytes == [28, 0, 0, 0, 26, 0, 0x01, 0x03, 8, 0, 0, 0, 0, 0, 0, 0, 10]
+                + [UInt8](repeating: 0, count: 11)
+        )
     }
 }

@@ -1,20 +1,27 @@
-@testable import GannetReachability
 import Testing
+
+@testable import GannetReachability
 
 /// The reachability rules, fed with parsed captured messages (no I/O).
 @Suite("Reachability evaluation")
 struct ReachabilityEvaluationTests {
     /// lo (1), vA (2) and vC (3), all up with carrier, as the captured link dump has them.
     private func dumpedLinks() throws -> [LinkMessage] {
-        try (NetlinkMessage.parse(CapturedNetlink.linkDumpPart1) + NetlinkMessage.parse(CapturedNetlink.linkDumpPart2)).compactMap {
-            if case .link(let link) = $0.payload { link } else { nil }
-        }
+        try (NetlinkMessage.parse(CapturedNetlink.linkDumpPart1) + NetlinkMessage.parse(CapturedNetlink.linkDumpPart2))
+            .compactMap {
+                if case .link(let link) = $0.payload { link } else { nil }
+            }
     }
 
     private func evaluation(_ links: [LinkMessage], wireless: Set<String> = []) -> ReachabilityEvaluation {
-        ReachabilityEvaluation(interfaces: links.map {
-            .init(link: $0, kind: .classify(hardwareType: $0.hardwareType, isWireless: wireless.contains($0.name ?? "")))
-        })
+        ReachabilityEvaluation(
+            interfaces: links.map {
+                .init(
+                    link: $0,
+                    kind: .classify(hardwareType: $0.hardwareType, isWireless: wireless.contains($0.name ?? ""))
+                )
+            }
+        )
     }
 
     private func route(_ bytes: [UInt8]) throws -> RouteMessage {
@@ -27,7 +34,9 @@ struct ReachabilityEvaluationTests {
 
     private var carrierLostLink: LinkMessage {
         get throws {
-            guard case .link(let link) = try NetlinkMessage.parse(CapturedNetlink.carrierLost)[0].payload else { throw Unexpected() }
+            guard case .link(let link) = try NetlinkMessage.parse(CapturedNetlink.carrierLost)[0].payload else {
+                throw Unexpected()
+            }
             return link
         }
     }
@@ -41,7 +50,9 @@ struct ReachabilityEvaluationTests {
         let withoutCarrier = try dumpedLinks().filter { $0.index != 2 } + [carrierLostLink]
         #expect(evaluation(withoutCarrier).status(of: peer, lookup: lookup) == .notReachable)
         // An interface the dump did not list (gone since) does not count either.
-        #expect(evaluation(try dumpedLinks().filter { $0.index != 2 }).status(of: peer, lookup: lookup) == .notReachable)
+        #expect(
+            evaluation(try dumpedLinks().filter { $0.index != 2 }).status(of: peer, lookup: lookup) == .notReachable
+        )
     }
 
     @Test("No route (NLMSG_ERROR), or a route type that drops packets, is not reachable")
@@ -50,7 +61,7 @@ struct ReachabilityEvaluationTests {
         let target = IPAddress("203.0.113.9")!
         #expect(links.status(of: target, lookup: .failed(errno: 101)) == .notReachable)
         var blackhole = try route(CapturedNetlink.routeLookupPeer)
-        blackhole.routeType = 6 // RTN_BLACKHOLE
+        blackhole.routeType = 6  // RTN_BLACKHOLE
         #expect(links.status(of: target, lookup: .route(blackhole)) == .notReachable)
         var linkDown = try route(CapturedNetlink.routeLookupPeer)
         linkDown.nextHops[0].flags = Netlink.nextHopLinkDown
@@ -102,7 +113,9 @@ struct ReachabilityEvaluationTests {
         var multipath = try route(CapturedNetlink.multipathRouteAdded)
         let target = IPAddress("198.51.100.7")!
         let withoutVA = links.filter { $0.index != 2 } + [try carrierLostLink]
-        #expect(evaluation(withoutVA, wireless: ["vC"]).status(of: target, lookup: .route(multipath)) == .reachableViaWiFi)
+        #expect(
+            evaluation(withoutVA, wireless: ["vC"]).status(of: target, lookup: .route(multipath)) == .reachableViaWiFi
+        )
         multipath.nextHops[1].flags = Netlink.nextHopDead
         #expect(evaluation(withoutVA, wireless: ["vC"]).status(of: target, lookup: .route(multipath)) == .notReachable)
 
@@ -112,16 +125,18 @@ struct ReachabilityEvaluationTests {
         viaVC.priority = 100
         viaVC.nextHops = [.init(interfaceIndex: 3, flags: 0, gateway: IPAddress("10.213.0.6"))]
         #expect(evaluation(links, wireless: ["vC"]).defaultRouteStatus(routes: [viaVA, viaVC]) == .reachableViaWiFi)
-        #expect(evaluation(links, wireless: ["vA"]).defaultRouteStatus(routes: [viaVA, viaVC]) == .reachableViaEthernet)
+        #expect(
+            evaluation(links, wireless: ["vA"]).defaultRouteStatus(routes: [viaVA, viaVC]) == .reachableViaEthernet
+        )
     }
 
     @Test("Interface kinds: wireless wins, ARPHRD_ETHER is Ethernet, anything else is other")
     func kinds() {
         #expect(InterfaceKind.classify(hardwareType: 1, isWireless: true) == .wifi)
         #expect(InterfaceKind.classify(hardwareType: 1, isWireless: false) == .ethernet)
-        #expect(InterfaceKind.classify(hardwareType: 772, isWireless: false) == .other) // loopback
-        #expect(InterfaceKind.classify(hardwareType: 65534, isWireless: false) == .other) // tun (ARPHRD_NONE)
-        #expect(InterfaceKind.classify(hardwareType: 512, isWireless: false) == .other) // ppp
+        #expect(InterfaceKind.classify(hardwareType: 772, isWireless: false) == .other)  // loopback
+        #expect(InterfaceKind.classify(hardwareType: 65534, isWireless: false) == .other)  // tun (ARPHRD_NONE)
+        #expect(InterfaceKind.classify(hardwareType: 512, isWireless: false) == .other)  // ppp
         #expect(!InterfaceKind.isWireless(interfaceName: "../../../etc"))
         #expect(!InterfaceKind.isWireless(interfaceName: "lo"))
     }

@@ -7,14 +7,20 @@ import Testing
 /// reachability does not depend on the machine's network).
 @Suite("NetworkReachabilityManager on loopback")
 struct ReachabilityManagerTests {
-    @Test("An address target: the stream, the change block and the notification all get the status; stopping ends the stream")
+    @Test(
+        "An address target: the stream, the change block and the notification all get the status; stopping ends the stream"
+    )
     func loopbackAddress() async throws {
         let manager = try NetworkReachabilityManager(address: "127.0.0.1")
         #expect(manager.status == .unknown && !manager.isMonitoring)
         let blockStatuses = Mutex<[NetworkReachabilityStatus]>([])
         manager.setReachabilityStatusChangeBlock { status in blockStatuses.withLock { $0.append(status) } }
         let (notified, notifiedContinuation) = AsyncStream.makeStream(of: NetworkReachabilityStatus.self)
-        let observer = NotificationCenter.default.addObserver(forName: .gannetReachabilityDidChange, object: manager, queue: nil) { note in
+        let observer = NotificationCenter.default.addObserver(
+            forName: .gannetReachabilityDidChange,
+            object: manager,
+            queue: nil
+        ) { note in
             if let status = note.userInfo?[ReachabilityNotificationKey.status] as? NetworkReachabilityStatus {
                 notifiedContinuation.yield(status)
             }
@@ -23,7 +29,7 @@ struct ReachabilityManagerTests {
 
         let updates = manager.statusUpdates
         try manager.startMonitoring()
-        try manager.startMonitoring() // a second start is a no-op
+        try manager.startMonitoring()  // a second start is a no-op
         #expect(manager.isMonitoring)
         let first = try await firstElement(of: updates)
         #expect(first == .reachableViaOther)
@@ -80,7 +86,7 @@ struct ReachabilityManagerTests {
             return seen
         }
         consumer.cancel()
-        _ = await consumer.value // returns: cancelling the consumer ends its iteration
+        _ = await consumer.value  // returns: cancelling the consumer ends its iteration
     }
 }
 
@@ -90,7 +96,10 @@ struct TimedOut: Error, CustomStringConvertible {
 
 /// The first element, or `TimedOut` after a generous bound (the machine is loaded; this only
 /// tells "arrived" from "never arrived").
-func firstElement<Element: Sendable>(of stream: AsyncStream<Element>, timeout: Duration = .seconds(20)) async throws -> Element {
+func firstElement<Element: Sendable>(
+    of stream: AsyncStream<Element>,
+    timeout: Duration = .seconds(20)
+) async throws -> Element {
     try await withThrowingTaskGroup(of: Element?.self) { group in
         group.addTask {
             var iterator = stream.makeAsyncIterator()
@@ -107,7 +116,10 @@ func firstElement<Element: Sendable>(of stream: AsyncStream<Element>, timeout: D
 }
 
 /// Every remaining element until the stream finishes, or `TimedOut`.
-func collect<Element: Sendable>(_ stream: AsyncStream<Element>, timeout: Duration = .seconds(20)) async throws -> [Element] {
+func collect<Element: Sendable>(
+    _ stream: AsyncStream<Element>,
+    timeout: Duration = .seconds(20)
+) async throws -> [Element] {
     try await withThrowingTaskGroup(of: [Element].self) { group in
         group.addTask {
             var elements: [Element] = []

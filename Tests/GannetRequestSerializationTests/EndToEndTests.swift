@@ -1,5 +1,6 @@
 import GannetTestSupport
 import Testing
+
 @testable import GannetRequestSerialization
 
 /// Round trips through httpbin on loopback: what httpbin echoes (`args`, `form`, `json`,
@@ -32,32 +33,51 @@ struct EndToEndTests {
     ]
 
     /// What httpbin reports for ``parameters``: one value per key, a list for repeated keys.
-    static var echoed: [String: Any] { [
-        "q": "a b+c%d",
-        "reserved": " :#[]@!$&'()*+,;=/?",
-        "emoji": "\u{1F468}\u{200D}\u{1F469}\u{200D}\u{1F467}\u{200D}\u{1F466} e\u{301} \u{1F1EB}\u{1F1F7}",
-        "tags[]": ["x", "y"],
-        "user[name]": "Ann",
-        "user[age]": "30",
-        "flag": "1",
-        "empty": "",
-    ] }
+    static var echoed: [String: Any] {
+        [
+            "q": "a b+c%d",
+            "reserved": " :#[]@!$&'()*+,;=/?",
+            "emoji": "\u{1F468}\u{200D}\u{1F469}\u{200D}\u{1F467}\u{200D}\u{1F466} e\u{301} \u{1F1EB}\u{1F1F7}",
+            "tags[]": ["x", "y"],
+            "user[name]": "Ann",
+            "user[age]": "30",
+            "flag": "1",
+            "empty": "",
+        ]
+    }
 
     @Test("GET /get and DELETE /delete: args equal the parameters", arguments: [("GET", "get"), ("DELETE", "delete")])
     func queryRoundTrip(method: String, path: String) async throws {
         // Given
-        let request = try HTTPRequestSerializer().request(method: method, urlString: url(path), parameters: Self.parameters)
+        let request = try HTTPRequestSerializer().request(
+            method: method,
+            urlString: url(path),
+            parameters: Self.parameters
+        )
         // When
         let echo = try await echo(request)
         // Then
-        #expect(NSDictionary(dictionary: try #require(echo["args"] as? [String: Any])) == NSDictionary(dictionary: Self.echoed))
+        #expect(
+            NSDictionary(dictionary: try #require(echo["args"] as? [String: Any]))
+                == NSDictionary(dictionary: Self.echoed)
+        )
     }
 
-    @Test("POST /post, PUT /put, PATCH /patch: form equals the parameters", arguments: [("POST", "post"), ("PUT", "put"), ("PATCH", "patch")])
+    @Test(
+        "POST /post, PUT /put, PATCH /patch: form equals the parameters",
+        arguments: [("POST", "post"), ("PUT", "put"), ("PATCH", "patch")]
+    )
     func formRoundTrip(method: String, path: String) async throws {
-        let request = try HTTPRequestSerializer().request(method: method, urlString: url(path), parameters: Self.parameters)
+        let request = try HTTPRequestSerializer().request(
+            method: method,
+            urlString: url(path),
+            parameters: Self.parameters
+        )
         let echo = try await echo(request)
-        #expect(NSDictionary(dictionary: try #require(echo["form"] as? [String: Any])) == NSDictionary(dictionary: Self.echoed))
+        #expect(
+            NSDictionary(dictionary: try #require(echo["form"] as? [String: Any]))
+                == NSDictionary(dictionary: Self.echoed)
+        )
         #expect((echo["args"] as? [String: Any])?.isEmpty == true)
     }
 
@@ -67,14 +87,23 @@ struct EndToEndTests {
         serializer.configuration.arrayEncoding = .indexed
         serializer.configuration.boolEncoding = .literal
         serializer.configuration.spaceEncoding = .plus
-        let request = try serializer.request(method: "GET", urlString: url("anything"), parameters: ["list": ["a b", "c+d"], "on": false])
+        let request = try serializer.request(
+            method: "GET",
+            urlString: url("anything"),
+            parameters: ["list": ["a b", "c+d"], "on": false]
+        )
         let echo = try await echo(request)
-        #expect(NSDictionary(dictionary: try #require(echo["args"] as? [String: Any]))
-            == NSDictionary(dictionary: ["list[0]": "a b", "list[1]": "c+d", "on": "false"]))
+        #expect(
+            NSDictionary(dictionary: try #require(echo["args"] as? [String: Any]))
+                == NSDictionary(dictionary: ["list[0]": "a b", "list[1]": "c+d", "on": "false"])
+        )
         #expect(echo["method"] as? String == "GET")
     }
 
-    @Test("JSON to /post, /put, /patch, /anything: json equals the parameters", arguments: [("POST", "post"), ("PUT", "put"), ("PATCH", "patch"), ("POST", "anything")])
+    @Test(
+        "JSON to /post, /put, /patch, /anything: json equals the parameters",
+        arguments: [("POST", "post"), ("PUT", "put"), ("PATCH", "patch"), ("POST", "anything")]
+    )
     func jsonRoundTrip(method: String, path: String) async throws {
         // Given
         let parameters: Parameters = [
@@ -86,23 +115,34 @@ struct EndToEndTests {
         let echo = try await echo(request)
         // Then
         let sent = try JSONSerialization.jsonObject(with: try #require(request.httpBody)) as! [String: Any]
-        #expect(NSDictionary(dictionary: try #require(echo["json"] as? [String: Any])) == NSDictionary(dictionary: sent))
+        #expect(
+            NSDictionary(dictionary: try #require(echo["json"] as? [String: Any])) == NSDictionary(dictionary: sent)
+        )
         #expect((echo["json"] as? [String: Any])?["ok"] as? Bool == true)
         #expect((echo["headers"] as? [String: Any])?["Content-Type"] as? String == "application/json")
     }
 
     @Test("An Encodable body to /post: json equals the value")
     func encodableRoundTrip() async throws {
-        struct Sighting: Encodable, Sendable { var bird: String; var at: Date; var count: Int }
+        struct Sighting: Encodable, Sendable {
+            var bird: String
+            var at: Date
+            var count: Int
+        }
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .iso8601
         var request = URLRequest(url: URL(string: try url("post"))!)
         request.httpMethod = "POST"
-        request = try JSONEncodableBody(Sighting(bird: "gannet", at: Date(timeIntervalSince1970: 0), count: 2), encoder: encoder)
-            .request(byEncoding: ["source": "test"], into: request)
+        request = try JSONEncodableBody(
+            Sighting(bird: "gannet", at: Date(timeIntervalSince1970: 0), count: 2),
+            encoder: encoder
+        )
+        .request(byEncoding: ["source": "test"], into: request)
         let echo = try await echo(request)
-        #expect(NSDictionary(dictionary: try #require(echo["json"] as? [String: Any]))
-            == NSDictionary(dictionary: ["bird": "gannet", "at": "1970-01-01T00:00:00Z", "count": 2]))
+        #expect(
+            NSDictionary(dictionary: try #require(echo["json"] as? [String: Any]))
+                == NSDictionary(dictionary: ["bird": "gannet", "at": "1970-01-01T00:00:00Z", "count": 2])
+        )
         #expect(echo["args"] as? [String: String] == ["source": "test"])
     }
 
@@ -117,7 +157,9 @@ struct EndToEndTests {
         let (_, response) = try await manager.data(for: request)
         #expect(response.statusCode == 200)
 
-        let headers = try #require(try await echo(serializer.request(method: "GET", urlString: url("headers")))["headers"] as? [String: Any])
+        let headers = try #require(
+            try await echo(serializer.request(method: "GET", urlString: url("headers")))["headers"] as? [String: Any]
+        )
         #expect(headers["X-Gannet"] as? String == "gannet-test")
         #expect((headers["User-Agent"] as? String)?.hasPrefix("Gannet/0.1 (Linux; ") == true)
     }
@@ -129,23 +171,38 @@ struct EndToEndTests {
         let secondBytes = Data((0..<300_000).map { UInt8(truncatingIfNeeded: $0 % 26 + 97) })
         let second = try TemporaryFile(bytes: secondBytes, name: "second.csv")
         let request = try HTTPRequestSerializer().multipartFormRequest(
-            method: "POST", urlString: url("post"), parameters: ["title": "Two files", "tags": ["a", "b"], "n": 7]
+            method: "POST",
+            urlString: url("post"),
+            parameters: ["title": "Two files", "tags": ["a", "b"], "n": 7]
         ) { form in
             try form.appendPart(fileURL: first.url, name: "first")
             try form.appendPart(fileURL: second.url, name: "second", fileName: "renamed.csv", mimeType: "text/csv")
-            try form.appendPart(inputStream: InputStream(data: Data("from a stream".utf8)), name: "streamed", fileName: "s.txt", length: 13, mimeType: "text/plain")
+            try form.appendPart(
+                inputStream: InputStream(data: Data("from a stream".utf8)),
+                name: "streamed",
+                fileName: "s.txt",
+                length: 13,
+                mimeType: "text/plain"
+            )
             try form.appendPart(formData: Data("caf\u{E9}".utf8), name: "note")
         }
         // When
         let echo = try await echo(request)
         // Then
         let files = try #require(echo["files"] as? [String: Any])
-        #expect(NSDictionary(dictionary: files) == NSDictionary(dictionary: [
-            "first": "first file\n", "second": String(decoding: secondBytes, as: UTF8.self), "streamed": "from a stream",
-        ]))
-        #expect(NSDictionary(dictionary: try #require(echo["form"] as? [String: Any])) == NSDictionary(dictionary: [
-            "title": "Two files", "tags[]": ["a", "b"], "n": "7", "note": "caf\u{E9}",
-        ]))
+        #expect(
+            NSDictionary(dictionary: files)
+                == NSDictionary(dictionary: [
+                    "first": "first file\n", "second": String(decoding: secondBytes, as: UTF8.self),
+                    "streamed": "from a stream",
+                ])
+        )
+        #expect(
+            NSDictionary(dictionary: try #require(echo["form"] as? [String: Any]))
+                == NSDictionary(dictionary: [
+                    "title": "Two files", "tags[]": ["a", "b"], "n": "7", "note": "caf\u{E9}",
+                ])
+        )
         let headers = try #require(echo["headers"] as? [String: Any])
         #expect(headers["Content-Length"] as? String == request.value(forHTTPHeaderField: "Content-Length"))
         #expect((headers["Content-Type"] as? String)?.hasPrefix("multipart/form-data; boundary=Boundary+") == true)
@@ -155,7 +212,10 @@ struct EndToEndTests {
     func hostileNames() async throws {
         let request = try HTTPRequestSerializer().multipartFormRequest(method: "POST", urlString: url("post")) { form in
             try form.appendPart(formData: Data("1".utf8), name: "a\"b")
-            try form.appendPart(formData: Data("2".utf8), name: "c\r\nContent-Disposition: form-data; name=\"injected\"")
+            try form.appendPart(
+                formData: Data("2".utf8),
+                name: "c\r\nContent-Disposition: form-data; name=\"injected\""
+            )
             try form.appendPart(data: Data("3".utf8), name: "f", fileName: "x\".txt\r\n", mimeType: "text/plain")
         }
         let echo = try await echo(request)

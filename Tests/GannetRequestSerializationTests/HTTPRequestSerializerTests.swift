@@ -1,4 +1,5 @@
 import Testing
+
 @testable import GannetRequestSerialization
 
 @Suite("HTTPRequestSerializer")
@@ -35,7 +36,10 @@ struct HTTPRequestSerializerTests {
         let serializer = HTTPRequestSerializer()
         #expect(try serializer.request(method: "GET", urlString: base, parameters: [:]).url?.absoluteString == base)
         #expect(try serializer.request(method: "GET", urlString: base, parameters: nil).url?.absoluteString == base)
-        #expect(try serializer.request(method: "GET", urlString: base, parameters: ["e": [Int]()]).url?.absoluteString == base)
+        #expect(
+            try serializer.request(method: "GET", urlString: base, parameters: ["e": [Int]()]).url?.absoluteString
+                == base
+        )
     }
 
     @Test("POST, PUT and PATCH get a URL-encoded form body", arguments: ["POST", "PUT", "PATCH"])
@@ -43,7 +47,11 @@ struct HTTPRequestSerializerTests {
         // Given
         let serializer = HTTPRequestSerializer()
         // When
-        let request = try serializer.request(method: method, urlString: base, parameters: ["name": "Gannet bird", "n": 2])
+        let request = try serializer.request(
+            method: method,
+            urlString: base,
+            parameters: ["name": "Gannet bird", "n": 2]
+        )
         // Then
         #expect(request.url?.absoluteString == base)
         #expect(request.httpMethod == method)
@@ -98,7 +106,9 @@ struct HTTPRequestSerializerTests {
         serializer.configuration.stringEncoding = .isoLatin1
         let request = try serializer.request(method: "POST", urlString: base, parameters: ["k": "café"])
         #expect(request.httpBody == Data("k=caf%E9".utf8))
-        #expect(request.value(forHTTPHeaderField: "Content-Type") == "application/x-www-form-urlencoded; charset=iso-8859-1")
+        #expect(
+            request.value(forHTTPHeaderField: "Content-Type") == "application/x-www-form-urlencoded; charset=iso-8859-1"
+        )
     }
 
     // MARK: Custom query string
@@ -128,7 +138,10 @@ struct HTTPRequestSerializerTests {
         #expect(error.failingRequest?.url?.absoluteString == base)
     }
 
-    @Test("A custom query with characters a URL cannot hold is refused, not rewritten", arguments: ["a b", "a#b", "a\nb", "é"])
+    @Test(
+        "A custom query with characters a URL cannot hold is refused, not rewritten",
+        arguments: ["a b", "a#b", "a\nb", "é"]
+    )
     func invalidCustomQuery(query: String) throws {
         var serializer = HTTPRequestSerializer()
         serializer.configuration.queryStringSerialization = .init { _, _ in query }
@@ -145,13 +158,18 @@ struct HTTPRequestSerializerTests {
         let request = try HTTPRequestSerializer().request(method: "GET", urlString: base)
         let userAgent = try #require(request.value(forHTTPHeaderField: "User-Agent"))
         #expect(userAgent.wholeMatch(of: /Gannet\/0\.1 \(Linux; [A-Za-z0-9_]+\) Swift\/6/) != nil, "\(userAgent)")
-        #expect(request.value(forHTTPHeaderField: "Accept-Language") == DefaultHeaders.acceptLanguage(Locale.preferredLanguages))
+        #expect(
+            request.value(forHTTPHeaderField: "Accept-Language")
+                == DefaultHeaders.acceptLanguage(Locale.preferredLanguages)
+        )
     }
 
     @Test("Accept-Language uses AFNetworking's q-values and stops at 0.5")
     func acceptLanguage() {
         let languages = ["en-GB", "fr", "de", "es_ES", "it", "pt", "nl"]
-        #expect(DefaultHeaders.acceptLanguage(languages) == "en-GB;q=1, fr;q=0.9, de;q=0.8, es-ES;q=0.7, it;q=0.6, pt;q=0.5")
+        #expect(
+            DefaultHeaders.acceptLanguage(languages) == "en-GB;q=1, fr;q=0.9, de;q=0.8, es-ES;q=0.7, it;q=0.6, pt;q=0.5"
+        )
         #expect(DefaultHeaders.acceptLanguage(["en"]) == "en;q=1")
         #expect(DefaultHeaders.acceptLanguage([]) == nil)
     }
@@ -188,12 +206,16 @@ struct HTTPRequestSerializerTests {
     func basicAuthorization() throws {
         var serializer = HTTPRequestSerializer()
         serializer.setAuthorizationHeader(username: "Aladdin", password: "open sesame")
-        #expect(try serializer.request(method: "GET", urlString: base).value(forHTTPHeaderField: "Authorization")
-            == "Basic QWxhZGRpbjpvcGVuIHNlc2FtZQ==")
+        #expect(
+            try serializer.request(method: "GET", urlString: base).value(forHTTPHeaderField: "Authorization")
+                == "Basic QWxhZGRpbjpvcGVuIHNlc2FtZQ=="
+        )
         serializer.setAuthorizationHeader(username: "test", password: "123\u{A3}")
         #expect(serializer.value(forHTTPHeaderField: "Authorization") == "Basic dGVzdDoxMjPCow==")
         serializer.clearAuthorizationHeader()
-        #expect(try serializer.request(method: "GET", urlString: base).value(forHTTPHeaderField: "Authorization") == nil)
+        #expect(
+            try serializer.request(method: "GET", urlString: base).value(forHTTPHeaderField: "Authorization") == nil
+        )
     }
 
     // MARK: Request options
@@ -228,8 +250,12 @@ struct HTTPRequestSerializerTests {
         #expect(request.httpShouldHandleCookies == plain.httpShouldHandleCookies)
     }
 
-    @Test("A URL string with spaces or control characters is refused, not rewritten",
-          arguments: ["http://a b/", "http://x/a b", "http://x/a\r\nb", "http://x/\u{0}", "http://x/\u{7F}", "not a url", ""])
+    @Test(
+        "A URL string with spaces or control characters is refused, not rewritten",
+        arguments: [
+            "http://a b/", "http://x/a b", "http://x/a\r\nb", "http://x/\u{0}", "http://x/\u{7F}", "not a url", "",
+        ]
+    )
     func invalidURLString(text: String) throws {
         let error = try #require(throws: GannetError.self) {
             try HTTPRequestSerializer().request(method: "GET", urlString: text)
@@ -240,7 +266,11 @@ struct HTTPRequestSerializerTests {
 
     @Test("Non-ASCII characters in a URL string are percent-encoded as UTF-8")
     func unicodeURLString() throws {
-        let request = try HTTPRequestSerializer().request(method: "GET", urlString: "http://127.0.0.1:1/caf\u{E9}", parameters: ["q": "\u{E9}"])
+        let request = try HTTPRequestSerializer().request(
+            method: "GET",
+            urlString: "http://127.0.0.1:1/caf\u{E9}",
+            parameters: ["q": "\u{E9}"]
+        )
         #expect(request.url?.absoluteString == "http://127.0.0.1:1/caf%C3%A9?q=%C3%A9")
     }
 
@@ -252,7 +282,11 @@ struct HTTPRequestSerializerTests {
         let urls = try await withThrowingTaskGroup(of: String.self) { group in
             for index in 0..<200 {
                 group.addTask {
-                    let request = try frozen.request(method: "GET", urlString: "http://127.0.0.1:1/", parameters: ["i": index])
+                    let request = try frozen.request(
+                        method: "GET",
+                        urlString: "http://127.0.0.1:1/",
+                        parameters: ["i": index]
+                    )
                     #expect(request.value(forHTTPHeaderField: "X-Shared") == "shared")
                     return request.url!.absoluteString
                 }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import GannetRequestSerialization
 
 @Suite("JSONRequestSerializer")
@@ -16,8 +17,10 @@ struct JSONRequestSerializerTests {
         // When
         let request = try serializer.request(method: "POST", urlString: base, parameters: parameters)
         // Then
-        #expect(String(decoding: try #require(request.httpBody), as: UTF8.self)
-            == #"{"a":1,"b":[true,null],"c":{"d":"e"},"f":2.5,"g":0.1,"h":false,"i":null}"#)
+        #expect(
+            String(decoding: try #require(request.httpBody), as: UTF8.self)
+                == #"{"a":1,"b":[true,null],"c":{"d":"e"},"f":2.5,"g":0.1,"h":false,"i":null}"#
+        )
         #expect(request.value(forHTTPHeaderField: "Content-Type") == "application/json")
         #expect(request.url?.absoluteString == base)
     }
@@ -33,7 +36,11 @@ struct JSONRequestSerializerTests {
 
     @Test("GET, HEAD and DELETE still encode in the query string", arguments: ["GET", "HEAD", "DELETE"])
     func queryMethods(method: String) throws {
-        let request = try JSONRequestSerializer().request(method: method, urlString: base, parameters: ["q": "a b", "n": [1, 2]])
+        let request = try JSONRequestSerializer().request(
+            method: method,
+            urlString: base,
+            parameters: ["q": "a b", "n": [1, 2]]
+        )
         #expect(request.url?.query == "n%5B%5D=1&n%5B%5D=2&q=a%20b")
         #expect(request.httpBody == nil)
         #expect(request.value(forHTTPHeaderField: "Content-Type") == nil)
@@ -110,11 +117,14 @@ struct EncodableRequestSerializerTests {
         let serializer = EncodableRequestSerializer(encoder: encoder)
         let parameters: Parameters = [
             "at": Date(timeIntervalSince1970: 5), "flag": true, "n": NSNumber(value: 7), "none": NSNull(),
-            "list": [Date(timeIntervalSince1970: 1), "x"] as [any Sendable], "bird": Bird(name: "B", seen: Date(timeIntervalSince1970: 0), wingspanMeters: 1, tags: []),
+            "list": [Date(timeIntervalSince1970: 1), "x"] as [any Sendable],
+            "bird": Bird(name: "B", seen: Date(timeIntervalSince1970: 0), wingspanMeters: 1, tags: []),
         ]
         let request = try serializer.request(method: "POST", urlString: base, parameters: parameters)
-        #expect(String(decoding: try #require(request.httpBody), as: UTF8.self)
-            == #"{"at":5,"bird":{"name":"B","seen":0,"tags":[],"wingspan_meters":1},"flag":true,"list":[1,"x"],"n":7,"none":null}"#)
+        #expect(
+            String(decoding: try #require(request.httpBody), as: UTF8.self)
+                == #"{"at":5,"bird":{"name":"B","seen":0,"tags":[],"wingspan_meters":1},"flag":true,"list":[1,"x"],"n":7,"none":null}"#
+        )
     }
 
     @Test("A value that is not Encodable is a typed error")
@@ -129,9 +139,17 @@ struct EncodableRequestSerializerTests {
 
     @Test("For GET an Encodable value is written as a query string")
     func encodableQuery() throws {
-        struct Search: Encodable, Sendable { var q: String; var page: Int; var exact: Bool; var filter: [String: String] }
+        struct Search: Encodable, Sendable {
+            var q: String
+            var page: Int
+            var exact: Bool
+            var filter: [String: String]
+        }
         let request = try EncodableRequestSerializer().request(
-            method: "GET", urlString: base, body: Search(q: "a b", page: 2, exact: true, filter: ["kind": "bird"]))
+            method: "GET",
+            urlString: base,
+            body: Search(q: "a b", page: 2, exact: true, filter: ["kind": "bird"])
+        )
         #expect(request.url?.query == "exact=1&filter%5Bkind%5D=bird&page=2&q=a%20b")
         #expect(request.httpBody == nil)
     }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import GannetRequestSerialization
 
 @Suite("MultipartFormData")
@@ -20,7 +21,8 @@ struct MultipartFormDataTests {
         // When
         let body = try form.encoded()
         // Then
-        let expected = "--Boundary+0123456789ABCDEF\r\n"
+        let expected =
+            "--Boundary+0123456789ABCDEF\r\n"
             + "Content-Disposition: form-data; name=\"a\"\r\n"
             + "\r\n"
             + "1"
@@ -39,9 +41,13 @@ struct MultipartFormDataTests {
     func customHeaders() throws {
         var form = try fixedForm()
         try form.appendPart(
-            headers: ["X-B": "2", "Content-Type": "text/csv", "X-A": "1", "Content-Disposition": "form-data; name=\"t\""],
-            body: Data("x".utf8))
-        let expected = "--Boundary+0123456789ABCDEF\r\n"
+            headers: [
+                "X-B": "2", "Content-Type": "text/csv", "X-A": "1", "Content-Disposition": "form-data; name=\"t\"",
+            ],
+            body: Data("x".utf8)
+        )
+        let expected =
+            "--Boundary+0123456789ABCDEF\r\n"
             + "Content-Disposition: form-data; name=\"t\"\r\nContent-Type: text/csv\r\nX-A: 1\r\nX-B: 2\r\n\r\nx"
             + "\r\n--Boundary+0123456789ABCDEF--\r\n"
         #expect(try form.encoded() == Data(expected.utf8))
@@ -61,7 +67,13 @@ struct MultipartFormDataTests {
         var form = try fixedForm()
         try form.appendPart(formData: Data(), name: "e")
         try form.appendPart(fileURL: empty.url, name: "f")
-        try form.appendPart(inputStream: InputStream(data: Data()), name: "s", fileName: "s.bin", length: 0, mimeType: "application/octet-stream")
+        try form.appendPart(
+            inputStream: InputStream(data: Data()),
+            name: "s",
+            fileName: "s.bin",
+            length: 0,
+            mimeType: "application/octet-stream"
+        )
         let body = try form.encoded()
         #expect(UInt64(body.count) == form.contentLength)
         #expect(String(decoding: body, as: UTF8.self).components(separatedBy: "--" + Self.boundary).count == 5)
@@ -72,9 +84,18 @@ struct MultipartFormDataTests {
     @Test("Names and file names escape \", CR and LF as RFC 7578 says")
     func escaping() throws {
         var form = try fixedForm()
-        try form.appendPart(data: Data("x".utf8), name: "a\"b\r\nc", fileName: "evil\".txt\r\nX-Injected: 1", mimeType: "text/plain")
+        try form.appendPart(
+            data: Data("x".utf8),
+            name: "a\"b\r\nc",
+            fileName: "evil\".txt\r\nX-Injected: 1",
+            mimeType: "text/plain"
+        )
         let text = String(decoding: try form.encoded(), as: UTF8.self)
-        #expect(text.contains("Content-Disposition: form-data; name=\"a%22b%0D%0Ac\"; filename=\"evil%22.txt%0D%0AX-Injected: 1\"\r\n"))
+        #expect(
+            text.contains(
+                "Content-Disposition: form-data; name=\"a%22b%0D%0Ac\"; filename=\"evil%22.txt%0D%0AX-Injected: 1\"\r\n"
+            )
+        )
         #expect(!text.contains("\r\nX-Injected"))
     }
 
@@ -108,7 +129,9 @@ struct MultipartFormDataTests {
         #expect(nul.code == .invalidHeader)
         #expect(throws: GannetError.self) { try form.appendPart(headers: ["X-A": "1\r\nX-B: 2"], body: Data()) }
         #expect(throws: GannetError.self) { try form.appendPart(headers: ["Bad Name": "1"], body: Data()) }
-        #expect(throws: GannetError.self) { try form.appendPart(data: Data(), name: "a", fileName: "b", mimeType: "text/plain\r\nX: y") }
+        #expect(throws: GannetError.self) {
+            try form.appendPart(data: Data(), name: "a", fileName: "b", mimeType: "text/plain\r\nX: y")
+        }
         #expect(form.isEmpty)
     }
 
@@ -123,7 +146,10 @@ struct MultipartFormDataTests {
         #expect(Set(boundaries).count == 100)
     }
 
-    @Test("A custom boundary must be RFC 2046 bchars", arguments: ["", "a\r\nb", "ends with space ", String(repeating: "x", count: 71), "a\"b", "é"])
+    @Test(
+        "A custom boundary must be RFC 2046 bchars",
+        arguments: ["", "a\r\nb", "ends with space ", String(repeating: "x", count: 71), "a\"b", "é"]
+    )
     func invalidBoundary(boundary: String) throws {
         let error = try #require(throws: RequestSerializationError.self) { try MultipartFormData(boundary: boundary) }
         #expect(error.code == .invalidMultipartName)
@@ -137,7 +163,11 @@ struct MultipartFormDataTests {
         var form = try fixedForm()
         try form.appendPart(fileURL: file.url, name: "photo")
         let text = String(decoding: try form.encoded(), as: UTF8.self)
-        #expect(text.contains("Content-Disposition: form-data; name=\"photo\"; filename=\"photo.JPG\"\r\nContent-Type: image/jpeg\r\n\r\njpeg?\r\n"))
+        #expect(
+            text.contains(
+                "Content-Disposition: form-data; name=\"photo\"; filename=\"photo.JPG\"\r\nContent-Type: image/jpeg\r\n\r\njpeg?\r\n"
+            )
+        )
     }
 
     @Test("MIME types from the built-in table, octet-stream otherwise")
@@ -145,7 +175,10 @@ struct MultipartFormDataTests {
         #expect(MIMEType.forPathExtension("png") == "image/png")
         #expect(MIMEType.forPathExtension("JSON") == "application/json")
         #expect(MIMEType.forPathExtension("tar") == "application/x-tar")
-        #expect(MIMEType.forPathExtension("docx") == "application/vnd.openxmlformats-officedocument.wordprocessingml.document")
+        #expect(
+            MIMEType.forPathExtension("docx")
+                == "application/vnd.openxmlformats-officedocument.wordprocessingml.document"
+        )
         #expect(MIMEType.forPathExtension("unknown-ext") == "application/octet-stream")
         #expect(MIMEType.forPathExtension("") == "application/octet-stream")
     }
@@ -156,7 +189,9 @@ struct MultipartFormDataTests {
         let missing = URL(fileURLWithPath: "/nonexistent/\(UUID().uuidString).txt")
         let cases = [missing, URL(fileURLWithPath: NSTemporaryDirectory()), URL(string: "http://127.0.0.1/file.txt")!]
         for url in cases {
-            let error = try #require(throws: RequestSerializationError.self) { try form.appendPart(fileURL: url, name: "f") }
+            let error = try #require(throws: RequestSerializationError.self) {
+                try form.appendPart(fileURL: url, name: "f")
+            }
             #expect(error.code == .fileNotReadable, "\(url)")
         }
         #expect(form.isEmpty)
@@ -189,11 +224,23 @@ struct MultipartFormDataTests {
     @Test("A stream part sends its declared length; a short stream fails")
     func streamParts() throws {
         var long = try fixedForm()
-        try long.appendPart(inputStream: InputStream(data: Data("0123456789".utf8)), name: "s", fileName: "s", length: 4, mimeType: "text/plain")
+        try long.appendPart(
+            inputStream: InputStream(data: Data("0123456789".utf8)),
+            name: "s",
+            fileName: "s",
+            length: 4,
+            mimeType: "text/plain"
+        )
         #expect(String(decoding: try long.encoded(), as: UTF8.self).contains("\r\n\r\n0123\r\n--"))
 
         var short = try fixedForm()
-        try short.appendPart(inputStream: InputStream(data: Data("01".utf8)), name: "s", fileName: "s", length: 4, mimeType: "text/plain")
+        try short.appendPart(
+            inputStream: InputStream(data: Data("01".utf8)),
+            name: "s",
+            fileName: "s",
+            length: 4,
+            mimeType: "text/plain"
+        )
         let error = try #require(throws: RequestSerializationError.self) { try short.encoded() }
         #expect(error.code == .bodyStreamFailed)
     }
@@ -202,13 +249,22 @@ struct MultipartFormDataTests {
     func negativeLength() throws {
         var form = try fixedForm()
         #expect(throws: RequestSerializationError.self) {
-            try form.appendPart(inputStream: InputStream(data: Data()), name: "s", fileName: "s", length: -1, mimeType: "text/plain")
+            try form.appendPart(
+                inputStream: InputStream(data: Data()),
+                name: "s",
+                fileName: "s",
+                length: -1,
+                mimeType: "text/plain"
+            )
         }
     }
 
     // MARK: Reading
 
-    @Test("Content-Length equals the bytes read, for every buffer size, from a file, a stream and data", arguments: [1, 2, 7, 64, 4096, 1 << 20])
+    @Test(
+        "Content-Length equals the bytes read, for every buffer size, from a file, a stream and data",
+        arguments: [1, 2, 7, 64, 4096, 1 << 20]
+    )
     func mixedSources(bufferSize: Int) throws {
         // Given
         let fileBytes = Data((0..<100_000).map { UInt8(truncatingIfNeeded: $0 &* 31) })
@@ -217,7 +273,13 @@ struct MultipartFormDataTests {
         var form = try fixedForm()
         try form.appendPart(formData: Data("field".utf8), name: "field")
         try form.appendPart(fileURL: file.url, name: "file")
-        try form.appendPart(inputStream: InputStream(data: streamBytes), name: "stream", fileName: "s.bin", length: Int64(streamBytes.count), mimeType: "application/octet-stream")
+        try form.appendPart(
+            inputStream: InputStream(data: streamBytes),
+            name: "stream",
+            fileName: "s.bin",
+            length: Int64(streamBytes.count),
+            mimeType: "application/octet-stream"
+        )
         try form.appendPart(data: Data("tail".utf8), name: "data", fileName: "t.txt", mimeType: "text/plain")
         // When
         let reader = form.makeBodyReader()
@@ -241,7 +303,12 @@ struct MultipartFormDataTests {
     func throttle() throws {
         // Given
         var form = try fixedForm()
-        try form.appendPart(data: Data(repeating: 1, count: 1_000), name: "d", fileName: "d", mimeType: "application/octet-stream")
+        try form.appendPart(
+            data: Data(repeating: 1, count: 1_000),
+            name: "d",
+            fileName: "d",
+            mimeType: "application/octet-stream"
+        )
         let unthrottled = try form.encoded()
         form.throttleBandwidth(packetSize: 100, delay: 0.001)
         // When
@@ -285,7 +352,9 @@ struct MultipartFormDataTests {
         _ = try buffer.withUnsafeMutableBytes { try closed.read(into: $0) }
         closed.close()
         #expect(!FileDescriptors.isOpen(file.url))
-        let error = try #require(throws: RequestSerializationError.self) { try buffer.withUnsafeMutableBytes { try closed.read(into: $0) } }
+        let error = try #require(throws: RequestSerializationError.self) {
+            try buffer.withUnsafeMutableBytes { try closed.read(into: $0) }
+        }
         #expect(error.code == .bodyStreamFailed)
     }
 }

@@ -1,6 +1,7 @@
 import GannetTestSupport
 import Synchronization
 import Testing
+
 @testable import GannetRequestSerialization
 
 extension Tag {
@@ -49,7 +50,9 @@ struct MultipartMemoryTests {
         stream.close()
         // Then
         let growth = peak - baseline
-        print("1 GiB multipart read: \(total) bytes, VmRSS baseline \(baseline / 1024) KiB, peak \(peak / 1024) KiB, growth \(growth / 1024) KiB")
+        print(
+            "1 GiB multipart read: \(total) bytes, VmRSS baseline \(baseline / 1024) KiB, peak \(peak / 1024) KiB, growth \(growth / 1024) KiB"
+        )
         #expect(baseline > 0)
         #expect(UInt64(total) == form.contentLength)
         #expect(total > Self.gibibyte)
@@ -65,7 +68,11 @@ struct MultipartMemoryTests {
         let file = try TemporaryFile(sparseSize: Self.gibibyte, name: "one-gib.bin")
         let id = UUID().uuidString
         let urlString = servers.nginx.appendingPathComponent("upload").absoluteString + "?id=\(id)"
-        let request = try HTTPRequestSerializer().multipartFormRequest(method: "POST", urlString: urlString, parameters: ["purpose": "memory"]) { form in
+        let request = try HTTPRequestSerializer().multipartFormRequest(
+            method: "POST",
+            urlString: urlString,
+            parameters: ["purpose": "memory"]
+        ) { form in
             try form.appendPart(fileURL: file.url, name: "file")
         }
         let declared = try #require(request.value(forHTTPHeaderField: "Content-Length").flatMap(Int64.init))
@@ -77,7 +84,9 @@ struct MultipartMemoryTests {
         let (baseline, peak) = sampler.stop()
         // Then nginx read the whole body, and memory stayed flat
         let growth = peak - baseline
-        print("1 GiB multipart upload: \(declared) bytes, VmRSS baseline \(baseline / 1024) KiB, peak \(peak / 1024) KiB, growth \(growth / 1024) KiB")
+        print(
+            "1 GiB multipart upload: \(declared) bytes, VmRSS baseline \(baseline / 1024) KiB, peak \(peak / 1024) KiB, growth \(growth / 1024) KiB"
+        )
         #expect(response.statusCode == 200)
         #expect(String(decoding: data, as: UTF8.self) == "ok")
         let line = try #require(await servers.accessLogLines(containing: "/upload?id=\(id)", atLeast: 1).first)
@@ -92,7 +101,11 @@ struct MultipartMemoryTests {
 
 /// Samples `VmRSS` every 10 ms on its own thread until stopped.
 final class ResidentMemorySampler: Sendable {
-    private struct State { var running = true; var baseline: Int64; var peak: Int64 }
+    private struct State {
+        var running = true
+        var baseline: Int64
+        var peak: Int64
+    }
     private let state: Mutex<State>
     private let done = DispatchSemaphore(value: 0)
 

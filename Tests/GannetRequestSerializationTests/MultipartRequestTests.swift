@@ -1,4 +1,5 @@
 import Testing
+
 @testable import GannetRequestSerialization
 
 /// The multipart body as `InputStream` (how the engine reads it), multipart requests, and
@@ -30,12 +31,23 @@ struct MultipartRequestTests {
         var form = try MultipartFormData(boundary: "Boundary+00000000000000AA")
         try form.appendPart(formData: Data("v".utf8), name: "field")
         try form.appendPart(fileURL: file.url, name: "file")
-        try form.appendPart(inputStream: InputStream(data: Data(repeating: 0x42, count: 777)), name: "s", fileName: "s", length: 777, mimeType: "text/plain")
+        try form.appendPart(
+            inputStream: InputStream(data: Data(repeating: 0x42, count: 777)),
+            name: "s",
+            fileName: "s",
+            length: 777,
+            mimeType: "text/plain"
+        )
         let expected = try { () throws -> Data in
             var copy = try MultipartFormData(boundary: "Boundary+00000000000000AA")
             try copy.appendPart(formData: Data("v".utf8), name: "field")
             try copy.appendPart(fileURL: file.url, name: "file")
-            try copy.appendPart(data: Data(repeating: 0x42, count: 777), name: "s", fileName: "s", mimeType: "text/plain")
+            try copy.appendPart(
+                data: Data(repeating: 0x42, count: 777),
+                name: "s",
+                fileName: "s",
+                mimeType: "text/plain"
+            )
             return try copy.encoded()
         }()
         // When
@@ -68,7 +80,13 @@ struct MultipartRequestTests {
     @Test("A failing part makes read return -1 with the typed error in streamError")
     func failingPart() throws {
         var form = try MultipartFormData(boundary: "B")
-        try form.appendPart(inputStream: InputStream(data: Data("short".utf8)), name: "s", fileName: "s", length: 100, mimeType: "text/plain")
+        try form.appendPart(
+            inputStream: InputStream(data: Data("short".utf8)),
+            name: "s",
+            fileName: "s",
+            length: 100,
+            mimeType: "text/plain"
+        )
         let stream = form.makeInputStream()
         let (_, last) = drain(stream)
         #expect(last == -1)
@@ -89,14 +107,19 @@ struct MultipartRequestTests {
     func multipartFormRequest() throws {
         // Given
         let serializer = HTTPRequestSerializer()
-        let parameters: Parameters = ["b": "2", "a": ["x", "y"], "n": NSNull(), "d": Data([0xFF, 0x00]), "u": ["k": true]]
+        let parameters: Parameters = [
+            "b": "2", "a": ["x", "y"], "n": NSNull(), "d": Data([0xFF, 0x00]), "u": ["k": true],
+        ]
         // When
-        let request = try serializer.multipartFormRequest(method: "POST", urlString: base, parameters: parameters) { form in
+        let request = try serializer.multipartFormRequest(method: "POST", urlString: base, parameters: parameters) {
+            form in
             try form.appendPart(data: Data("file".utf8), name: "upload", fileName: "f.txt", mimeType: "text/plain")
         }
         // Then
         let contentType = try #require(request.value(forHTTPHeaderField: "Content-Type"))
-        let boundary = String(try #require(contentType.wholeMatch(of: /multipart\/form-data; boundary=(Boundary\+[0-9A-F]{16})/)).1)
+        let boundary = String(
+            try #require(contentType.wholeMatch(of: /multipart\/form-data; boundary=(Boundary\+[0-9A-F]{16})/)).1
+        )
         let (body, _) = drain(try #require(request.httpBodyStream))
         #expect(request.value(forHTTPHeaderField: "Content-Length") == String(body.count))
         #expect(request.httpBody == nil)
@@ -104,13 +127,16 @@ struct MultipartRequestTests {
         func field(_ name: String, _ value: String) -> String {
             "Content-Disposition: form-data; name=\"\(name)\"\r\n\r\n\(value)"
         }
-        let expected = "--\(boundary)\r\n" + field("a[]", "x")
+        let expected =
+            "--\(boundary)\r\n" + field("a[]", "x")
             + "\r\n--\(boundary)\r\n" + field("a[]", "y")
             + "\r\n--\(boundary)\r\n" + field("b", "2")
             + "\r\n--\(boundary)\r\n" + "Content-Disposition: form-data; name=\"d\"\r\n\r\n"
-        let suffix = "\r\n--\(boundary)\r\n" + field("n", "")
+        let suffix =
+            "\r\n--\(boundary)\r\n" + field("n", "")
             + "\r\n--\(boundary)\r\n" + field("u[k]", "1")
-            + "\r\n--\(boundary)\r\n" + "Content-Disposition: form-data; name=\"upload\"; filename=\"f.txt\"\r\nContent-Type: text/plain\r\n\r\nfile"
+            + "\r\n--\(boundary)\r\n"
+            + "Content-Disposition: form-data; name=\"upload\"; filename=\"f.txt\"\r\nContent-Type: text/plain\r\n\r\nfile"
             + "\r\n--\(boundary)--\r\n"
         #expect(body == Data(expected.utf8) + Data([0xFF, 0x00]) + Data(suffix.utf8))
     }
@@ -151,7 +177,10 @@ struct MultipartRequestTests {
         request.setValue("text/plain", forHTTPHeaderField: "Content-Type")
         let first = try serializer.request(byEncoding: ["p": 1], into: request)
         let second = try serializer.request(byEncoding: nil, into: request)
-        #expect(first.value(forHTTPHeaderField: "Content-Type")?.hasPrefix("multipart/form-data; boundary=Boundary+") == true)
+        #expect(
+            first.value(forHTTPHeaderField: "Content-Type")?.hasPrefix("multipart/form-data; boundary=Boundary+")
+                == true
+        )
         #expect(first.value(forHTTPHeaderField: "Content-Type") != second.value(forHTTPHeaderField: "Content-Type"))
         let (body, _) = drain(try #require(first.httpBodyStream))
         #expect(String(decoding: body, as: UTF8.self).contains("name=\"p\"\r\n\r\n1\r\n"))
@@ -164,7 +193,8 @@ struct MultipartRequestTests {
         // Given
         let source = try TemporaryFile(bytes: Data(repeating: 9, count: 200_000), name: "src.bin")
         let serializer = HTTPRequestSerializer()
-        let request = try serializer.multipartFormRequest(method: "POST", urlString: base, parameters: ["a": "1"]) { form in
+        let request = try serializer.multipartFormRequest(method: "POST", urlString: base, parameters: ["a": "1"]) {
+            form in
             try form.appendPart(fileURL: source.url, name: "f")
         }
         let output = try TemporaryFile(bytes: Data(), name: "body.bin")
@@ -186,11 +216,15 @@ struct MultipartRequestTests {
         let request = try serializer.multipartFormRequest(method: "POST", urlString: base, parameters: ["a": "1"])
         let output = try TemporaryFile(bytes: Data(), name: "body.bin")
         let error: (any Error)? = await withCheckedContinuation { continuation in
-            let returned = serializer.writeMultipartBody(of: request, to: output.url, queue: .global()) { continuation.resume(returning: $0) }
+            let returned = serializer.writeMultipartBody(of: request, to: output.url, queue: .global()) {
+                continuation.resume(returning: $0)
+            }
             #expect(returned.httpBodyStream == nil)
         }
         #expect(error == nil)
-        #expect(try Data(contentsOf: output.url).count == Int(request.value(forHTTPHeaderField: "Content-Length") ?? "") )
+        #expect(
+            try Data(contentsOf: output.url).count == Int(request.value(forHTTPHeaderField: "Content-Length") ?? "")
+        )
     }
 
     @Test("A failing body removes the partial file; a request without a stream is refused")
@@ -201,13 +235,23 @@ struct MultipartRequestTests {
 
         let failing = try serializer.multipartFormRequest(method: "POST", urlString: base) { form in
             try form.appendPart(formData: Data(repeating: 1, count: 100_000), name: "big")
-            try form.appendPart(inputStream: InputStream(data: Data("x".utf8)), name: "s", fileName: "s", length: 10, mimeType: "text/plain")
+            try form.appendPart(
+                inputStream: InputStream(data: Data("x".utf8)),
+                name: "s",
+                fileName: "s",
+                length: 10,
+                mimeType: "text/plain"
+            )
         }
-        await #expect(throws: RequestSerializationError.self) { try await serializer.writeMultipartBody(of: failing, to: target) }
+        await #expect(throws: RequestSerializationError.self) {
+            try await serializer.writeMultipartBody(of: failing, to: target)
+        }
         #expect(!FileManager.default.fileExists(atPath: target.path))
 
         let plain = try serializer.request(method: "POST", urlString: base, parameters: ["a": 1])
-        let error = await #expect(throws: RequestSerializationError.self) { try await serializer.writeMultipartBody(of: plain, to: target) }
+        let error = await #expect(throws: RequestSerializationError.self) {
+            try await serializer.writeMultipartBody(of: plain, to: target)
+        }
         #expect(error?.code == .bodyWriteFailed)
     }
 }

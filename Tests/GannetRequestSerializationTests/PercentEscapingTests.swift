@@ -1,4 +1,5 @@
 import Testing
+
 @testable import GannetRequestSerialization
 
 /// AFNetworking escaped in batches of 50 UTF-16 units and had to widen each batch so that it
@@ -9,24 +10,29 @@ import Testing
 struct PercentEscapingTests {
     /// Sequences of 1 to 11 UTF-16 units, each one grapheme.
     static let sequences: [String] = [
-        "\u{1F468}\u{200D}\u{1F469}\u{200D}\u{1F467}\u{200D}\u{1F466}", // family: ZWJ sequence, 11 UTF-16 units
-        "\u{1F44D}\u{1F3FD}",                                               // thumbs up with skin tone
-        "\u{1F1EB}\u{1F1F7}",                                               // flag: regional indicators
-        "e\u{301}",                                                         // e + combining acute
-        "a\u{308}\u{323}\u{30A}",                                           // several combining marks
-        "\u{1112}\u{1161}\u{11AB}",                                         // decomposed Hangul syllable
-        "\u{1F3F3}\u{FE0F}\u{200D}\u{1F308}",                               // rainbow flag: variation selector + ZWJ
-        "\u{20AC}",                                                         // one BMP scalar, 3 UTF-8 bytes
-        "\u{1F426}",                                                        // one astral scalar (bird), a surrogate pair
+        "\u{1F468}\u{200D}\u{1F469}\u{200D}\u{1F467}\u{200D}\u{1F466}",  // family: ZWJ sequence, 11 UTF-16 units
+        "\u{1F44D}\u{1F3FD}",  // thumbs up with skin tone
+        "\u{1F1EB}\u{1F1F7}",  // flag: regional indicators
+        "e\u{301}",  // e + combining acute
+        "a\u{308}\u{323}\u{30A}",  // several combining marks
+        "\u{1112}\u{1161}\u{11AB}",  // decomposed Hangul syllable
+        "\u{1F3F3}\u{FE0F}\u{200D}\u{1F308}",  // rainbow flag: variation selector + ZWJ
+        "\u{20AC}",  // one BMP scalar, 3 UTF-8 bytes
+        "\u{1F426}",  // one astral scalar (bird), a surrogate pair
     ]
 
     /// The escaping rule written independently: Foundation's `addingPercentEncoding` with
     /// exactly the characters AFNetworking leaves alone.
-    static let reference = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~/?")
+    static let reference = CharacterSet(
+        charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~/?"
+    )
 
     private func check(_ text: String) throws {
         let escaped = try PercentEscaping.escape(text, encoding: .utf8, spaceEncoding: .percentEscaped)
-        #expect(escaped == text.addingPercentEncoding(withAllowedCharacters: Self.reference), "\(text.debugDescription)")
+        #expect(
+            escaped == text.addingPercentEncoding(withAllowedCharacters: Self.reference),
+            "\(text.debugDescription)"
+        )
         #expect(escaped.removingPercentEncoding == text, "\(text.debugDescription)")
         #expect(escaped.utf8.allSatisfy { $0 < 0x80 })
     }

@@ -1,11 +1,15 @@
 import Testing
+
 @testable import GannetRequestSerialization
 
 /// Golden cases for AFNetworking's query-string encoding rules. Each expected string is written
 /// out by hand from the rules in `QueryStringEncoder`'s documentation.
 @Suite("Query string encoding")
 struct QueryStringEncodingTests {
-    private func query(_ parameters: Parameters, _ configure: (inout RequestSerializerConfiguration) -> Void = { _ in }) throws -> String {
+    private func query(
+        _ parameters: Parameters,
+        _ configure: (inout RequestSerializerConfiguration) -> Void = { _ in }
+    ) throws -> String {
         var serializer = HTTPRequestSerializer()
         configure(&serializer.configuration)
         return try serializer.queryString(from: parameters)
@@ -72,22 +76,32 @@ struct QueryStringEncodingTests {
         #expect(try query(parameters) == "tags%5B%5D=a&tags%5B%5D=b")
         #expect(try query(parameters) { $0.arrayEncoding = .noBrackets } == "tags=a&tags=b")
         #expect(try query(parameters) { $0.arrayEncoding = .indexed } == "tags%5B0%5D=a&tags%5B1%5D=b")
-        #expect(try query(parameters) { $0.arrayEncoding = .init { key, index in "\(key).\(index)" } } == "tags.0=a&tags.1=b")
+        #expect(
+            try query(parameters) { $0.arrayEncoding = .init { key, index in "\(key).\(index)" } }
+                == "tags.0=a&tags.1=b"
+        )
     }
 
     @Test("Arrays of dictionaries and arrays of arrays")
     func nestedArrays() throws {
         let items: Parameters = ["items": [["id": 1, "q": 2], ["id": 3]] as [[String: Int]]]
         #expect(try query(items) == "items%5B%5D%5Bid%5D=1&items%5B%5D%5Bq%5D=2&items%5B%5D%5Bid%5D=3")
-        #expect(try query(items) { $0.arrayEncoding = .indexed } == "items%5B0%5D%5Bid%5D=1&items%5B0%5D%5Bq%5D=2&items%5B1%5D%5Bid%5D=3")
+        #expect(
+            try query(items) { $0.arrayEncoding = .indexed }
+                == "items%5B0%5D%5Bid%5D=1&items%5B0%5D%5Bq%5D=2&items%5B1%5D%5Bid%5D=3"
+        )
         let matrix: Parameters = ["m": [[1, 2], [3]]]
         #expect(try query(matrix) == "m%5B%5D%5B%5D=1&m%5B%5D%5B%5D=2&m%5B%5D%5B%5D=3")
-        #expect(try query(matrix) { $0.arrayEncoding = .indexed } == "m%5B0%5D%5B0%5D=1&m%5B0%5D%5B1%5D=2&m%5B1%5D%5B0%5D=3")
+        #expect(
+            try query(matrix) { $0.arrayEncoding = .indexed } == "m%5B0%5D%5B0%5D=1&m%5B0%5D%5B1%5D=2&m%5B1%5D%5B0%5D=3"
+        )
     }
 
     @Test("Empty containers write nothing; empty parameters give an empty query")
     func emptyContainers() throws {
-        let parameters: Parameters = ["a": [String](), "b": [String: String](), "c": "x", "d": Set<String>(), "e": ["f": [Int]()]]
+        let parameters: Parameters = [
+            "a": [String](), "b": [String: String](), "c": "x", "d": Set<String>(), "e": ["f": [Int]()],
+        ]
         #expect(try query(parameters) == "c=x")
         #expect(try query([:]) == "")
         #expect(try query(["only": [String]()]) == "")
@@ -126,7 +140,9 @@ struct QueryStringEncodingTests {
     @Test("Booleans decoded by JSONSerialization are booleans, integers are integers")
     func jsonSerializationNumbers() throws {
         let object = try JSONSerialization.jsonObject(with: Data(#"{"b":true,"i":1,"d":2.5}"#.utf8)) as! [String: Any]
-        let parameters: Parameters = ["b": object["b"] as! NSNumber, "i": object["i"] as! NSNumber, "d": object["d"] as! NSNumber]
+        let parameters: Parameters = [
+            "b": object["b"] as! NSNumber, "i": object["i"] as! NSNumber, "d": object["d"] as! NSNumber,
+        ]
         #expect(try query(parameters) { $0.boolEncoding = .literal } == "b=true&d=2.5&i=1")
     }
 
@@ -136,7 +152,9 @@ struct QueryStringEncodingTests {
             "a": 42, "b": -7, "c": 1.5, "d": 2.0, "e": 1e-7, "f": Decimal(string: "3.14")!,
             "g": Float(0.25), "h": UInt8(255), "i": Int64.max, "j": NSNumber(value: 2.5), "k": Float(3),
         ]
-        #expect(try query(parameters) == "a=42&b=-7&c=1.5&d=2&e=1e-07&f=3.14&g=0.25&h=255&i=9223372036854775807&j=2.5&k=3")
+        #expect(
+            try query(parameters) == "a=42&b=-7&c=1.5&d=2&e=1e-07&f=3.14&g=0.25&h=255&i=9223372036854775807&j=2.5&k=3"
+        )
     }
 
     @Test("nil and NSNull write the bare key; Optional values are unwrapped")
@@ -166,7 +184,9 @@ struct QueryStringEncodingTests {
     func otherLeaves() throws {
         enum Color: String { case red }
         let uuid = UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!
-        let parameters: Parameters = ["u": URL(string: "http://x/a?b=c")!, "id": uuid, "c": Color.red, "ch": Character("&")]
+        let parameters: Parameters = [
+            "u": URL(string: "http://x/a?b=c")!, "id": uuid, "c": Color.red, "ch": Character("&"),
+        ]
         #expect(try query(parameters) == "c=red&ch=%26&id=E621E1F8-C36C-495A-93FC-0C247A3E6E5F&u=http%3A//x/a?b%3Dc")
     }
 

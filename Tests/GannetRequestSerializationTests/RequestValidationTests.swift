@@ -1,4 +1,5 @@
 import Testing
+
 @testable import GannetRequestSerialization
 
 /// SECURITY-CASES 14 and 15: nothing is sent that the caller did not mean.
@@ -9,10 +10,14 @@ struct RequestValidationTests {
     /// Every serializer of the module, so that each one is shown to validate.
     static let serializers: [any ConfigurableRequestSerializer] = [
         HTTPRequestSerializer(), JSONRequestSerializer(), EncodableRequestSerializer(),
-        JSONEncodableBody(["k": "v"]), MultipartRequestSerializer { try $0.appendPart(formData: Data("x".utf8), name: "x") },
+        JSONEncodableBody(["k": "v"]),
+        MultipartRequestSerializer { try $0.appendPart(formData: Data("x".utf8), name: "x") },
     ]
 
-    @Test("A default header value with CR LF fails every serializer with invalidHeader", arguments: 0..<serializers.count)
+    @Test(
+        "A default header value with CR LF fails every serializer with invalidHeader",
+        arguments: 0..<serializers.count
+    )
     func crlfInDefaultValue(index: Int) throws {
         // Given
         var serializer = Self.serializers[index]
@@ -20,7 +25,9 @@ struct RequestValidationTests {
         var request = URLRequest(url: url)
         request.httpMethod = "POST"
         // When
-        let error = try #require(throws: GannetError.self) { try serializer.request(byEncoding: ["p": 1], into: request) }
+        let error = try #require(throws: GannetError.self) {
+            try serializer.request(byEncoding: ["p": 1], into: request)
+        }
         // Then
         #expect(error.code == .invalidHeader)
         #expect(error.failingRequest?.url == url)
@@ -33,16 +40,23 @@ struct RequestValidationTests {
         request.httpMethod = "POST"
         // URLRequest drops bad values silently but keeps bad names.
         request.setValue("v", forHTTPHeaderField: "Bad Name\r\n")
-        let error = try #require(throws: GannetError.self) { try Self.serializers[index].request(byEncoding: nil, into: request) }
+        let error = try #require(throws: GannetError.self) {
+            try Self.serializers[index].request(byEncoding: nil, into: request)
+        }
         #expect(error.code == .invalidHeader)
         #expect(error.failingRequest?.value(forHTTPHeaderField: "Bad Name\r\n") == "v")
     }
 
-    @Test("CR, LF, NUL, other controls and DEL in a value are refused", arguments: ["a\rb", "a\nb", "a\u{0}b", "a\u{1}b", "a\u{7F}b"])
+    @Test(
+        "CR, LF, NUL, other controls and DEL in a value are refused",
+        arguments: ["a\rb", "a\nb", "a\u{0}b", "a\u{1}b", "a\u{7F}b"]
+    )
     func badValues(value: String) throws {
         var serializer = HTTPRequestSerializer()
         serializer.setValue(value, forHTTPHeaderField: "X-Value")
-        let error = try #require(throws: GannetError.self) { try serializer.request(method: "GET", urlString: url.absoluteString) }
+        let error = try #require(throws: GannetError.self) {
+            try serializer.request(method: "GET", urlString: url.absoluteString)
+        }
         #expect(error.code == .invalidHeader)
     }
 
@@ -66,7 +80,9 @@ struct RequestValidationTests {
     func badMethods(method: String) throws {
         var request = URLRequest(url: url)
         request.httpMethod = method
-        let error = try #require(throws: GannetError.self) { try HTTPRequestSerializer().request(byEncoding: nil, into: request) }
+        let error = try #require(throws: GannetError.self) {
+            try HTTPRequestSerializer().request(byEncoding: nil, into: request)
+        }
         #expect(error.code == .invalidRequest)
         #expect(error.failingRequest?.httpMethod == method)
     }
@@ -78,8 +94,12 @@ struct RequestValidationTests {
         #expect(try HTTPRequestSerializer().request(byEncoding: ["a": 1], into: request).httpBody == Data("a=1".utf8))
     }
 
-    @Test("Hosts smuggling control characters or spaces, missing hosts and bad ports are refused",
-          arguments: ["http://a%0Ab/", "http://a%20b/x", "http://%00/", "http:///x", "https://", "http:x", "http://x:99999/"])
+    @Test(
+        "Hosts smuggling control characters or spaces, missing hosts and bad ports are refused",
+        arguments: [
+            "http://a%0Ab/", "http://a%20b/x", "http://%00/", "http:///x", "https://", "http:x", "http://x:99999/",
+        ]
+    )
     func badURLs(text: String) throws {
         let error = try #require(throws: GannetError.self) {
             try HTTPRequestSerializer().request(byEncoding: nil, into: URLRequest(url: URL(string: text)!))

@@ -3,6 +3,7 @@ import GannetRequestSerialization
 import GannetTestSupport
 import Synchronization
 import Testing
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -35,7 +36,11 @@ struct ThrottledUploadTests {
         let manager = SessionManager()
         let order = Mutex<[String]>([])
         let upload = manager.dataTask(with: request, serializer: .passthrough) { response in
-            order.withLock { $0.append("upload \(response.response?.statusCode ?? 0) \(response.data.map { String(decoding: $0, as: UTF8.self) } ?? "")") }
+            order.withLock {
+                $0.append(
+                    "upload \(response.response?.statusCode ?? 0) \(response.data.map { String(decoding: $0, as: UTF8.self) } ?? "")"
+                )
+            }
         }
         upload.resume()
         try await Task.sleep(for: .milliseconds(200))

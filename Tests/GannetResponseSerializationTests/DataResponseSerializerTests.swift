@@ -31,25 +31,49 @@ struct DataResponseSerializerTests {
 
     @Test("304 with the default acceptable codes fails validation before the empty-body rule")
     func notModifiedNeedsAcceptance() {
-        #expect(serializationError { try serializer.serialize(Fixture.response(304), nil) }?.code == .unacceptableStatusCode)
+        #expect(
+            serializationError { try serializer.serialize(Fixture.response(304), nil) }?.code == .unacceptableStatusCode
+        )
     }
 
     @Test("HEAD allows an empty body on any acceptable status")
     func headAllowsEmpty() throws {
-        let value = try serializer.serialize(request: Fixture.request("HEAD"), response: Fixture.response(200, contentType: "text/html"), data: Data(), error: nil)
+        let value = try serializer.serialize(
+            request: Fixture.request("HEAD"),
+            response: Fixture.response(200, contentType: "text/html"),
+            data: Data(),
+            error: nil
+        )
         #expect(value == Data())
         // While GET does not
-        #expect(serializationError {
-            try serializer.serialize(request: Fixture.request("GET"), response: Fixture.response(200), data: Data(), error: nil)
-        }?.code == .inputDataNilOrZeroLength)
+        #expect(
+            serializationError {
+                try serializer.serialize(
+                    request: Fixture.request("GET"),
+                    response: Fixture.response(200),
+                    data: Data(),
+                    error: nil
+                )
+            }?.code == .inputDataNilOrZeroLength
+        )
     }
 
     @Test("Custom empty-response codes and methods")
     func customEmptyRules() throws {
         let serializer = DataResponseSerializer(emptyResponseCodes: [200], emptyRequestMethods: ["DELETE"])
         #expect(try serializer.serialize(Fixture.response(200), nil) == Data())
-        #expect(try serializer.serialize(request: Fixture.request("delete"), response: Fixture.response(202), data: nil, error: nil) == Data())
-        #expect(serializationError { try serializer.serialize(Fixture.response(204), nil) }?.code == .inputDataNilOrZeroLength)
+        #expect(
+            try serializer.serialize(
+                request: Fixture.request("delete"),
+                response: Fixture.response(202),
+                data: nil,
+                error: nil
+            ) == Data()
+        )
+        #expect(
+            serializationError { try serializer.serialize(Fixture.response(204), nil) }?.code
+                == .inputDataNilOrZeroLength
+        )
     }
 
     @Test("Rethrows a transport error, then validates")
@@ -57,7 +81,10 @@ struct DataResponseSerializerTests {
         #expect(throws: URLError(.timedOut)) {
             try serializer.serialize(request: nil, response: nil, data: nil, error: URLError(.timedOut))
         }
-        #expect(serializationError { try serializer.serialize(Fixture.response(503), Fixture.data("busy")) }?.code == .unacceptableStatusCode)
+        #expect(
+            serializationError { try serializer.serialize(Fixture.response(503), Fixture.data("busy")) }?.code
+                == .unacceptableStatusCode
+        )
     }
 
     @Test("The XSSI preprocessor strips )]}' with or without a comma, and nothing else")
@@ -65,7 +92,10 @@ struct DataResponseSerializerTests {
         let preprocessor = XSSIPrefixPreprocessor()
         #expect(preprocessor.preprocess(Fixture.data(")]}',\n{\"a\":1}")) == Fixture.data("{\"a\":1}"))
         #expect(preprocessor.preprocess(Fixture.data(")]}'\n[1]")) == Fixture.data("[1]"))
-        #expect(preprocessor.preprocess(Fixture.data(")]}',[1]")) == Fixture.data(")]}',[1]"), "no newline: not the prefix")
+        #expect(
+            preprocessor.preprocess(Fixture.data(")]}',[1]")) == Fixture.data(")]}',[1]"),
+            "no newline: not the prefix"
+        )
         #expect(preprocessor.preprocess(Fixture.data("[1]")) == Fixture.data("[1]"))
         #expect(preprocessor.preprocess(Fixture.data(")]}',\n")) == Data())
         #expect(preprocessor.preprocess(Fixture.data(")]}',\n[1]"))[0] == UInt8(ascii: "["), "indexable from zero")

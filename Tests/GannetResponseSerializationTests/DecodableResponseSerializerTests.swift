@@ -26,7 +26,10 @@ struct DecodableResponseSerializerTests {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .secondsSince1970
         decoder.keyDecodingStrategy = .convertFromSnakeCase
-        let event = try DecodableResponseSerializer<Event>(decoder: decoder).serialize(json, Fixture.data(#"{"started_at":86400}"#))
+        let event = try DecodableResponseSerializer<Event>(decoder: decoder).serialize(
+            json,
+            Fixture.data(#"{"started_at":86400}"#)
+        )
         #expect(event.startedAt == Date(timeIntervalSince1970: 86400))
     }
 
@@ -62,7 +65,11 @@ struct DecodableResponseSerializerTests {
             }
         }
         let serializer = DecodableResponseSerializer<[String: String]>(decoder: LinesDecoder())
-        #expect(try serializer.serialize(Fixture.response(200, contentType: "text/plain"), Fixture.data("a=1\nb=2")) == ["a": "1", "b": "2"])
+        #expect(
+            try serializer.serialize(Fixture.response(200, contentType: "text/plain"), Fixture.data("a=1\nb=2")) == [
+                "a": "1", "b": "2",
+            ]
+        )
     }
 
     @Test("204, 205 and an accepted 304 give Empty (SECURITY-CASES 30)", arguments: [204, 205, 304])
@@ -86,12 +93,17 @@ struct DecodableResponseSerializerTests {
             let marker: String
             static func emptyValue() -> NoContent { NoContent(marker: "none") }
         }
-        #expect(try DecodableResponseSerializer<NoContent>().serialize(Fixture.response(204), nil) == NoContent(marker: "none"))
+        #expect(
+            try DecodableResponseSerializer<NoContent>().serialize(Fixture.response(204), nil)
+                == NoContent(marker: "none")
+        )
     }
 
     @Test("A 204 for a type that is not EmptyResponse is a typed error")
     func emptyForNonEmptyType() throws {
-        let error = try #require(serializationError { try DecodableResponseSerializer<User>().serialize(Fixture.response(204), nil) })
+        let error = try #require(
+            serializationError { try DecodableResponseSerializer<User>().serialize(Fixture.response(204), nil) }
+        )
         #expect(error.code == .inputDataNilOrZeroLength)
         #expect(error.message.contains("cannot be decoded as User"))
     }
@@ -121,9 +133,13 @@ struct DecodableResponseSerializerTests {
         #expect(error.message.hasSuffix("— body (\(body.count) bytes): \(String(decoding: body, as: UTF8.self))"))
         #expect(error.underlyingError is DecodingError)
 
-        let missing = serializationError { try DecodableResponseSerializer<User>().serialize(json, Fixture.data(#"[{"id":1}]"#)) }
+        let missing = serializationError {
+            try DecodableResponseSerializer<User>().serialize(json, Fixture.data(#"[{"id":1}]"#))
+        }
         #expect(missing?.message.hasPrefix("User could not be decoded: type mismatch for ") == true)
-        let noName = serializationError { try DecodableResponseSerializer<User>().serialize(json, Fixture.data(#"{"id":1}"#)) }
+        let noName = serializationError {
+            try DecodableResponseSerializer<User>().serialize(json, Fixture.data(#"{"id":1}"#))
+        }
         #expect(noName?.message.hasPrefix("User could not be decoded: missing key 'name'") == true)
     }
 
@@ -132,10 +148,16 @@ struct DecodableResponseSerializerTests {
         let serializer = DecodableResponseSerializer<User>()
         #expect(serializer.acceptableContentTypes == JSONResponseSerializer.defaultAcceptableContentTypes)
         let page = Fixture.data("<html>login</html>")
-        #expect(serializationError { try serializer.serialize(Fixture.response(200, contentType: "text/html"), page) }?
-            .code == .unacceptableContentType)
-        #expect(serializationError { try serializer.serialize(Fixture.response(401, contentType: "application/json"), Fixture.data("{}")) }?
-            .code == .unacceptableStatusCode)
+        #expect(
+            serializationError { try serializer.serialize(Fixture.response(200, contentType: "text/html"), page) }?
+                .code == .unacceptableContentType
+        )
+        #expect(
+            serializationError {
+                try serializer.serialize(Fixture.response(401, contentType: "application/json"), Fixture.data("{}"))
+            }?
+            .code == .unacceptableStatusCode
+        )
         #expect(throws: URLError(.secureConnectionFailed)) {
             try serializer.serialize(request: nil, response: nil, data: nil, error: URLError(.secureConnectionFailed))
         }

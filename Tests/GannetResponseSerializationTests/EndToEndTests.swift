@@ -81,7 +81,9 @@ struct EndToEndTests {
 
     @Test("/status/204: Empty for Decodable, nil for JSON, empty Data and String (SECURITY-CASES 30)")
     func noContent() async throws {
-        #expect(try await manager.value(for: request("status/204"), serializer: .decodable(of: Empty.self)) == Empty.value)
+        #expect(
+            try await manager.value(for: request("status/204"), serializer: .decodable(of: Empty.self)) == Empty.value
+        )
         #expect(try await manager.value(for: request("status/204"), serializer: .json) == nil)
         #expect(try await manager.value(for: request("status/204"), serializer: .data) == Data())
         #expect(try await manager.value(for: request("status/204"), serializer: .string) == "")
@@ -108,18 +110,24 @@ struct EndToEndTests {
         #expect(text == String(decoding: try #require(response.data), as: UTF8.self))
     }
 
-    @Test("/response-headers sets Content-Type; the registry routes by it", arguments: [
-        ("text/csv", "text"),
-        ("application/problem+json", "json"),
-        ("application/vnd.api+json; charset=utf-8", "json"),
-        ("application/msgpack", "msgpack"),
-        ("image/x-unknown", "data"),
-    ])
+    @Test(
+        "/response-headers sets Content-Type; the registry routes by it",
+        arguments: [
+            ("text/csv", "text"),
+            ("application/problem+json", "json"),
+            ("application/vnd.api+json; charset=utf-8", "json"),
+            ("application/msgpack", "msgpack"),
+            ("image/x-unknown", "data"),
+        ]
+    )
     func registryRouting(_ contentType: String, _ expected: String) async throws {
         // Given the standard registry plus a MessagePack serializer
         var registry = ResponseSerializerRegistry.standard
         registry.register(MessagePackSerializer(), for: ["application/msgpack"])
-        var components = URLComponents(url: servers.httpbin.appendingPathComponent("response-headers"), resolvingAgainstBaseURL: false)!
+        var components = URLComponents(
+            url: servers.httpbin.appendingPathComponent("response-headers"),
+            resolvingAgainstBaseURL: false
+        )!
         components.queryItems = [URLQueryItem(name: "Content-Type", value: contentType)]
         let request = URLRequest(url: try #require(components.url))
 
@@ -149,10 +157,14 @@ struct EndToEndTests {
         manager.responseSerializer = ResponseSerializerRegistry.standard
 
         // When a task without a serializer completes
-        let (object, error) = await withCheckedContinuation { (continuation: CheckedContinuation<((any Sendable)?, (any Error)?), Never>) in
-            manager.dataTask(with: request("json"), completionHandler: { _, object, error in
-                continuation.resume(returning: (object, error))
-            }).resume()
+        let (object, error) = await withCheckedContinuation {
+            (continuation: CheckedContinuation<((any Sendable)?, (any Error)?), Never>) in
+            manager.dataTask(
+                with: request("json"),
+                completionHandler: { _, object, error in
+                    continuation.resume(returning: (object, error))
+                }
+            ).resume()
         }
 
         // Then the object is the JSON dictionary

@@ -1,5 +1,5 @@
-import Testing
 import GannetResponseSerialization
+import Testing
 
 /// Responses and requests built in memory, as the engine would hand them to a serializer.
 enum Fixture {
@@ -30,7 +30,10 @@ extension ResponseSerializing {
 
 /// Runs `body` and returns the `ResponseSerializationError` it throws; records an issue when it
 /// throws nothing or something else.
-func serializationError<T>(_ body: () throws -> T, sourceLocation: SourceLocation = #_sourceLocation) -> ResponseSerializationError? {
+func serializationError<T>(
+    _ body: () throws -> T,
+    sourceLocation: SourceLocation = #_sourceLocation
+) -> ResponseSerializationError? {
     do {
         let value = try body()
         Issue.record("Expected a ResponseSerializationError, got \(value)", sourceLocation: sourceLocation)

@@ -71,9 +71,11 @@ struct HTTPResponseSerializerTests {
         let page = Fixture.data("<html><body>Maintenance</body></html>")
 
         // When it is serialized
-        let error = try #require(serializationError {
-            try serializer.serialize(Fixture.response(200, contentType: "text/html; charset=utf-8"), page)
-        })
+        let error = try #require(
+            serializationError {
+                try serializer.serialize(Fixture.response(200, contentType: "text/html; charset=utf-8"), page)
+            }
+        )
 
         // Then
         #expect(error.code == .unacceptableContentType)
@@ -104,14 +106,18 @@ struct HTTPResponseSerializerTests {
         let serializer = HTTPResponseSerializer(acceptableContentTypes: ["text/*", .json])
         #expect(try serializer.serialize(Fixture.response(200, contentType: "text/csv; charset=utf-8"), text) == text)
         #expect(try serializer.serialize(Fixture.response(200, contentType: "Application/JSON"), text) == text)
-        #expect(serializationError { try serializer.serialize(Fixture.response(200, contentType: "image/png"), text) }?
-            .message == "Request failed: unacceptable content-type: image/png")
+        #expect(
+            serializationError { try serializer.serialize(Fixture.response(200, contentType: "image/png"), text) }?
+                .message == "Request failed: unacceptable content-type: image/png"
+        )
     }
 
     @Test("Unparseable Content-Type is shown as sent and rejected")
     func unparseableContentType() {
         let serializer = HTTPResponseSerializer(acceptableContentTypes: [.json])
-        let error = serializationError { try serializer.serialize(Fixture.response(200, contentType: "json please"), text) }
+        let error = serializationError {
+            try serializer.serialize(Fixture.response(200, contentType: "json please"), text)
+        }
         #expect(error?.code == .unacceptableContentType)
         #expect(error?.message == "Request failed: unacceptable content-type: json please")
     }
@@ -124,7 +130,9 @@ struct HTTPResponseSerializerTests {
 
         // Then 304 passes, 301 does not
         #expect(try serializer.serialize(Fixture.response(304), nil) == Data())
-        #expect(serializationError { try serializer.serialize(Fixture.response(301), nil) }?.code == .unacceptableStatusCode)
+        #expect(
+            serializationError { try serializer.serialize(Fixture.response(301), nil) }?.code == .unacceptableStatusCode
+        )
     }
 
     @Test("A transport error is rethrown before any validation")

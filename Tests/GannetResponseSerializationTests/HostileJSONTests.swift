@@ -14,8 +14,14 @@ struct HostileJSONTests {
 
     /// Checks that `error` is bounded everywhere an app might print it.
     func expectBounded(_ error: ResponseSerializationError, sourceLocation: SourceLocation = #_sourceLocation) {
-        #expect(error.message.utf8.count <= ResponseSerializationError.maximumMessageBytes, sourceLocation: sourceLocation)
-        #expect(error.description.utf8.count <= ResponseSerializationError.maximumMessageBytes + 200, sourceLocation: sourceLocation)
+        #expect(
+            error.message.utf8.count <= ResponseSerializationError.maximumMessageBytes,
+            sourceLocation: sourceLocation
+        )
+        #expect(
+            error.description.utf8.count <= ResponseSerializationError.maximumMessageBytes + 200,
+            sourceLocation: sourceLocation
+        )
         if let underlying = error.underlyingError {
             #expect(String(describing: underlying).utf8.count <= 2048, sourceLocation: sourceLocation)
         }
@@ -24,7 +30,8 @@ struct HostileJSONTests {
     @Test("100,000-deep nesting fails fast with a typed error (Foundation caps depth at 512)")
     func deepNesting() throws {
         // Given 100,000 nested arrays, closed and unclosed
-        let closed = Data(repeating: UInt8(ascii: "["), count: 100_000) + Data(repeating: UInt8(ascii: "]"), count: 100_000)
+        let closed =
+            Data(repeating: UInt8(ascii: "["), count: 100_000) + Data(repeating: UInt8(ascii: "]"), count: 100_000)
         let unclosed = Data(repeating: UInt8(ascii: "{"), count: 100_000)
 
         for body in [closed, unclosed] {
@@ -87,7 +94,9 @@ struct HostileJSONTests {
         #expect(object["a"] as? UInt64 == 9_223_372_036_854_775_808)
         #expect(object["a"] as? Int == nil)
         #expect(try DecodableResponseSerializer<Unsigned>().serialize(response, body).a == 9_223_372_036_854_775_808)
-        let error = try #require(serializationError { try DecodableResponseSerializer<Numbers>().serialize(response, body) })
+        let error = try #require(
+            serializationError { try DecodableResponseSerializer<Numbers>().serialize(response, body) }
+        )
         #expect(error.code == .decodingFailed)
     }
 
@@ -104,7 +113,10 @@ struct HostileJSONTests {
         let error = try #require(serializationError { try json.serialize(response, body) })
         #expect(error.code == .jsonDecodingFailed)
         #expect(error.message.contains("1e400"))
-        #expect(serializationError { try DecodableResponseSerializer<Real>().serialize(response, body) }?.code == .decodingFailed)
+        #expect(
+            serializationError { try DecodableResponseSerializer<Real>().serialize(response, body) }?.code
+                == .decodingFailed
+        )
     }
 
     @Test("A 1 MB number is reported in at most 1 KB, although Foundation quotes it whole")
@@ -122,18 +134,23 @@ struct HostileJSONTests {
         #expect(error.data?.count == body.count)
     }
 
-    @Test("Truncated, garbage and invalid UTF-8 bodies are typed, bounded errors", arguments: [
-        Fixture.data(#"{"users":[{"id":1,"name":"Ann"},{"id":2,"na"#),
-        Fixture.data("<!DOCTYPE html>" + String(repeating: "<p>garbage</p>\n", count: 100_000)),
-        Data([0x7B, 0x22, 0x61, 0x22, 0x3A, 0x22, 0xFF, 0xFE, 0xFD, 0x22, 0x7D]),
-        Data((0..<1_000_000).map { UInt8(truncatingIfNeeded: $0 &* 31) }),
-    ])
+    @Test(
+        "Truncated, garbage and invalid UTF-8 bodies are typed, bounded errors",
+        arguments: [
+            Fixture.data(#"{"users":[{"id":1,"name":"Ann"},{"id":2,"na"#),
+            Fixture.data("<!DOCTYPE html>" + String(repeating: "<p>garbage</p>\n", count: 100_000)),
+            Data([0x7B, 0x22, 0x61, 0x22, 0x3A, 0x22, 0xFF, 0xFE, 0xFD, 0x22, 0x7D]),
+            Data((0..<1_000_000).map { UInt8(truncatingIfNeeded: $0 &* 31) }),
+        ]
+    )
     func malformed(_ body: Data) throws {
         let jsonError = try #require(serializationError { try json.serialize(response, body) })
         #expect(jsonError.code == .jsonDecodingFailed)
         expectBounded(jsonError)
 
-        let decodeError = try #require(serializationError { try DecodableResponseSerializer<Numbers>().serialize(response, body) })
+        let decodeError = try #require(
+            serializationError { try DecodableResponseSerializer<Numbers>().serialize(response, body) }
+        )
         #expect(decodeError.code == .decodingFailed)
         expectBounded(decodeError)
         #expect(decodeError.data == body)

@@ -7,25 +7,33 @@ struct JSONResponseSerializerTests {
     let serializer = JSONResponseSerializer()
     let fooBar = Fixture.data(#"{"foo":"bar"}"#)
 
-    @Test("Accepts the JSON media types", arguments: [
-        "application/json", "text/json", "text/javascript", "application/json; charset=utf-8",
-        "application/problem+json", "application/vnd.api+json",
-    ])
+    @Test(
+        "Accepts the JSON media types",
+        arguments: [
+            "application/json", "text/json", "text/javascript", "application/json; charset=utf-8",
+            "application/problem+json", "application/vnd.api+json",
+        ]
+    )
     func acceptsJSONTypes(_ contentType: String) throws {
         // Given JSON served as a JSON type / When serialized / Then a dictionary
         let value = try serializer.serialize(Fixture.response(200, contentType: contentType), fooBar)
         #expect((value as? [String: Any])?["foo"] as? String == "bar")
     }
 
-    @Test("Rejects non-JSON media types, such as nonstandard/json and an HTML error page", arguments: [
-        "nonstandard/json", "text/html", "text/plain",
-    ])
+    @Test(
+        "Rejects non-JSON media types, such as nonstandard/json and an HTML error page",
+        arguments: [
+            "nonstandard/json", "text/html", "text/plain",
+        ]
+    )
     func rejectsOtherTypes(_ contentType: String) throws {
         // Given a body with a non-JSON type
         let body = Fixture.data("<html><body>Bad gateway</body></html>")
 
         // When serialized
-        let error = try #require(serializationError { try serializer.serialize(Fixture.response(200, contentType: contentType), body) })
+        let error = try #require(
+            serializationError { try serializer.serialize(Fixture.response(200, contentType: contentType), body) }
+        )
 
         // Then an unacceptable-content-type error that keeps the body (SECURITY-CASES 29)
         #expect(error.code == .unacceptableContentType)
@@ -36,7 +44,9 @@ struct JSONResponseSerializerTests {
     @Test("An HTML error page with an error status: status error on top, content type underneath")
     func htmlErrorPage() throws {
         let body = Fixture.data("<html>oops</html>")
-        let error = try #require(serializationError { try serializer.serialize(Fixture.response(502, contentType: "text/html"), body) })
+        let error = try #require(
+            serializationError { try serializer.serialize(Fixture.response(502, contentType: "text/html"), body) }
+        )
         #expect(error.code == .unacceptableStatusCode)
         #expect((error.underlyingError as? ResponseSerializationError)?.code == .unacceptableContentType)
         #expect(error.data == body)
@@ -45,7 +55,11 @@ struct JSONResponseSerializerTests {
     @Test("A JSON error document with an error status is a status error with the body kept")
     func jsonErrorDocument() throws {
         let body = Fixture.data(#"{"error":"not found"}"#)
-        let error = try #require(serializationError { try serializer.serialize(Fixture.response(404, contentType: "application/json"), body) })
+        let error = try #require(
+            serializationError {
+                try serializer.serialize(Fixture.response(404, contentType: "application/json"), body)
+            }
+        )
         #expect(error.code == .unacceptableStatusCode)
         #expect(error.underlyingError == nil)
         #expect(try JSONDecoder().decode([String: String].self, from: error.data ?? Data()) == ["error": "not found"])
@@ -73,16 +87,21 @@ struct JSONResponseSerializerTests {
         #expect(value is [String: any Sendable])
     }
 
-    @Test("The mutable reading options still give Swift values, which are sendable", arguments: [
-        JSONSerialization.ReadingOptions.mutableContainers, .mutableLeaves,
-    ])
+    @Test(
+        "The mutable reading options still give Swift values, which are sendable",
+        arguments: [
+            JSONSerialization.ReadingOptions.mutableContainers, .mutableLeaves,
+        ]
+    )
     func mutableOptions(_ options: JSONSerialization.ReadingOptions) throws {
         // Given options under which Foundation returns NSMutableDictionary or NSMutableString
         let serializer = JSONResponseSerializer(readingOptions: options, removesKeysWithNullValues: true)
 
         // When serialized
-        let value = try serializer.serialize(Fixture.response(200, contentType: "application/json"),
-                                             Fixture.data(#"{"a":["x",null],"b":{"c":"d"}}"#))
+        let value = try serializer.serialize(
+            Fixture.response(200, contentType: "application/json"),
+            Fixture.data(#"{"a":["x",null],"b":{"c":"d"}}"#)
+        )
 
         // Then the tree is made of Swift containers and strings
         let object = try #require(value as? [String: any Sendable])
@@ -95,14 +114,19 @@ struct JSONResponseSerializerTests {
     @Test("Invalid JSON is a jsonDecodingFailed error with Foundation's reason and the body")
     func invalidJSON() throws {
         let body = Fixture.data("{invalid}")
-        let error = try #require(serializationError { try serializer.serialize(Fixture.response(200, contentType: "text/json"), body) })
+        let error = try #require(
+            serializationError { try serializer.serialize(Fixture.response(200, contentType: "text/json"), body) }
+        )
         #expect(error.code == .jsonDecodingFailed)
         #expect(error.message.hasPrefix("JSON could not be parsed: "))
         #expect(error.message.hasSuffix("— body (9 bytes): {invalid}"))
         #expect((error.underlyingError as? NSError)?.code == 3840)
     }
 
-    @Test("An empty body or a single space gives nil and no error (Rails' head :ok)", arguments: [Data(), Fixture.data(" "), nil])
+    @Test(
+        "An empty body or a single space gives nil and no error (Rails' head :ok)",
+        arguments: [Data(), Fixture.data(" "), nil]
+    )
     func emptyAndSpace(_ body: Data?) throws {
         let value = try serializer.serialize(Fixture.response(200, contentType: "text/json"), body)
         #expect(value == nil)
@@ -110,18 +134,24 @@ struct JSONResponseSerializerTests {
 
     @Test("Two spaces are not Rails' single space: invalid JSON")
     func twoSpaces() {
-        #expect(serializationError { try serializer.serialize(Fixture.response(200, contentType: "application/json"), Fixture.data("  ")) }?
-            .code == .jsonDecodingFailed)
+        #expect(
+            serializationError {
+                try serializer.serialize(Fixture.response(200, contentType: "application/json"), Fixture.data("  "))
+            }?
+            .code == .jsonDecodingFailed
+        )
     }
 
     @Test("Removes null members and elements at every depth (AFNetworking's own case, and deeper)")
     func removesNulls() throws {
         // Given AFNetworking's test document, plus deeper nesting
         let serializer = JSONResponseSerializer(removesKeysWithNullValues: true)
-        let body = Fixture.data("""
+        let body = Fixture.data(
+            """
             {"key":"value","nullkey":null,"array":[{"subnullkey":null}],"arrayWithNulls":[null],
              "deep":{"a":[1,null,{"b":null,"c":[null,{"d":null,"e":0}]}]}}
-            """)
+            """
+        )
 
         // When serialized
         let value = try serializer.serialize(Fixture.response(200, contentType: "text/json"), body)
@@ -144,16 +174,24 @@ struct JSONResponseSerializerTests {
     @Test("Null removal also applies to a top-level array; a top-level null fragment stays")
     func removesNullsTopLevel() throws {
         let serializer = JSONResponseSerializer(readingOptions: .fragmentsAllowed, removesKeysWithNullValues: true)
-        let array = try serializer.serialize(Fixture.response(200, contentType: "application/json"), Fixture.data("[null,1,null]"))
+        let array = try serializer.serialize(
+            Fixture.response(200, contentType: "application/json"),
+            Fixture.data("[null,1,null]")
+        )
         #expect((array as? [Any])?.count == 1)
-        let null = try serializer.serialize(Fixture.response(200, contentType: "application/json"), Fixture.data("null"))
+        let null = try serializer.serialize(
+            Fixture.response(200, contentType: "application/json"),
+            Fixture.data("null")
+        )
         #expect(null is NSNull)
     }
 
     @Test("Fragments need .fragmentsAllowed, as with AFNetworking's default reading options")
     func fragments() throws {
         let response = Fixture.response(200, contentType: "application/json")
-        #expect(serializationError { try serializer.serialize(response, Fixture.data("42")) }?.code == .jsonDecodingFailed)
+        #expect(
+            serializationError { try serializer.serialize(response, Fixture.data("42")) }?.code == .jsonDecodingFailed
+        )
         let lenient: JSONResponseSerializer = .json(readingOptions: .fragmentsAllowed)
         #expect(try lenient.serialize(response, Fixture.data("42")) as? Int == 42)
         #expect(try lenient.serialize(response, Fixture.data("\"hi\"")) as? String == "hi")
@@ -163,8 +201,12 @@ struct JSONResponseSerializerTests {
     func xssiPrefix() throws {
         var serializer = serializer
         let body = Fixture.data(")]}',\n{\"foo\":\"bar\"}")
-        #expect(serializationError { try serializer.serialize(Fixture.response(200, contentType: "application/json"), body) }?
-            .code == .jsonDecodingFailed)
+        #expect(
+            serializationError {
+                try serializer.serialize(Fixture.response(200, contentType: "application/json"), body)
+            }?
+            .code == .jsonDecodingFailed
+        )
         serializer.dataPreprocessor = .xssiPrefix
         let value = try serializer.serialize(Fixture.response(200, contentType: "application/json"), body)
         #expect((value as? [String: Any])?["foo"] as? String == "bar")
@@ -173,8 +215,12 @@ struct JSONResponseSerializerTests {
     @Test("Rethrows a transport error first")
     func transportFirst() {
         #expect(throws: URLError(.notConnectedToInternet)) {
-            try serializer.serialize(request: nil, response: Fixture.response(200, contentType: "text/html"),
-                                     data: Fixture.data("<html>"), error: URLError(.notConnectedToInternet))
+            try serializer.serialize(
+                request: nil,
+                response: Fixture.response(200, contentType: "text/html"),
+                data: Fixture.data("<html>"),
+                error: URLError(.notConnectedToInternet)
+            )
         }
     }
 

@@ -21,10 +21,13 @@ struct MediaTypeTests {
         #expect(!type.isRange)
     }
 
-    @Test("Rejects text without a valid type/subtype", arguments: [
-        "", "json", "application/", "/json", "*/json", "appli cation/json", "application/json/x",
-        "text/plain html", "application/jsön", "\"text\"/plain",
-    ])
+    @Test(
+        "Rejects text without a valid type/subtype",
+        arguments: [
+            "", "json", "application/", "/json", "*/json", "appli cation/json", "application/json/x",
+            "text/plain html", "application/jsön", "\"text\"/plain",
+        ]
+    )
     func rejectsInvalid(_ text: String) {
         // Given text that is not a media type / When parsed / Then nil
         #expect(MediaType(text) == nil)
@@ -70,7 +73,9 @@ struct MediaTypeTests {
 
     @Test("Reads a response's Content-Type, case-insensitive header name")
     func fromResponse() {
-        #expect(MediaType(contentTypeOf: Fixture.response(contentType: "text/csv; header=present"))?.essence == "text/csv")
+        #expect(
+            MediaType(contentTypeOf: Fixture.response(contentType: "text/csv; header=present"))?.essence == "text/csv"
+        )
         #expect(MediaType(contentTypeOf: Fixture.response()) == nil)
         #expect(MediaType(contentTypeOf: Fixture.response(contentType: "nonsense")) == nil)
     }
@@ -78,10 +83,14 @@ struct MediaTypeTests {
     @Test("A repeated Content-Type, joined with commas, resolves to the last valid type as in browsers")
     func repeatedContentType() {
         // Given what httpbin's /response-headers sends: its own type, then the requested one
-        #expect(MediaType(contentTypeOf: Fixture.response(contentType: "application/json, application/msgpack"))?.essence
-            == "application/msgpack")
+        #expect(
+            MediaType(contentTypeOf: Fixture.response(contentType: "application/json, application/msgpack"))?.essence
+                == "application/msgpack"
+        )
         // A comma inside a quoted parameter does not split, */* and invalid parts are skipped
-        let quoted = MediaType(contentTypeOf: Fixture.response(contentType: "text/plain; title=\"a, b\", */*, nonsense"))
+        let quoted = MediaType(
+            contentTypeOf: Fixture.response(contentType: "text/plain; title=\"a, b\", */*, nonsense")
+        )
         #expect(quoted?.essence == "text/plain")
         #expect(quoted?.parameters["title"] == "a, b")
         #expect(MediaType(contentTypeOf: Fixture.response(contentType: ", */*")) == nil)

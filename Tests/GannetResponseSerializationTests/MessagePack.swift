@@ -84,10 +84,14 @@ struct MessagePackReader {
     }
 
     private mutating func string(count: Int) throws -> MessagePackValue {
-        guard count <= bytes.count - index else { throw Failure(description: "string of \(count) bytes truncated at byte \(index)") }
+        guard count <= bytes.count - index else {
+            throw Failure(description: "string of \(count) bytes truncated at byte \(index)")
+        }
         let slice = bytes[index..<(index + count)]
         index += count
-        guard let text = String(validating: slice, as: UTF8.self) else { throw Failure(description: "string is not UTF-8") }
+        guard let text = String(validating: slice, as: UTF8.self) else {
+            throw Failure(description: "string is not UTF-8")
+        }
         return .string(text)
     }
 
@@ -120,12 +124,24 @@ struct MessagePackSerializer: ResponseBodySerializing {
     var emptyResponseCodes = Self.defaultEmptyResponseCodes
     var emptyRequestMethods = Self.defaultEmptyRequestMethods
 
-    func serialize(request: URLRequest?, response: HTTPURLResponse?, data: Data?, error: (any Error)?) throws -> MessagePackValue {
-        guard let body = try validatedBody(request: request, response: response, data: data, error: error) else { return .nil }
+    func serialize(
+        request: URLRequest?,
+        response: HTTPURLResponse?,
+        data: Data?,
+        error: (any Error)?
+    ) throws -> MessagePackValue {
+        guard let body = try validatedBody(request: request, response: response, data: data, error: error) else {
+            return .nil
+        }
         do {
             return try MessagePackReader.decode(body)
         } catch {
-            throw ResponseSerializationError.decodingFailed("MessagePack: \(error)", response: response, data: data, underlyingError: error)
+            throw ResponseSerializationError.decodingFailed(
+                "MessagePack: \(error)",
+                response: response,
+                data: data,
+                underlyingError: error
+            )
         }
     }
 }

@@ -31,13 +31,22 @@ struct ResponseSerializationErrorTests {
 
     @Test("An empty body is named as such")
     func emptyExcerpt() {
-        #expect(ResponseSerializationError.decodingFailed("bad", response: nil, data: Data()).message == "bad — empty body")
-        #expect(ResponseSerializationError.decodingFailed("bad", response: nil, data: nil).message == "bad — empty body")
+        #expect(
+            ResponseSerializationError.decodingFailed("bad", response: nil, data: Data()).message == "bad — empty body"
+        )
+        #expect(
+            ResponseSerializationError.decodingFailed("bad", response: nil, data: nil).message == "bad — empty body"
+        )
     }
 
     @Test("A long message from a custom serializer is cut to 1 KB")
     func clipsMessages() {
-        let error = ResponseSerializationError(.decodingFailed, String(repeating: "é", count: 5000), response: nil, data: nil)
+        let error = ResponseSerializationError(
+            .decodingFailed,
+            String(repeating: "é", count: 5000),
+            response: nil,
+            data: nil
+        )
         #expect(error.message.utf8.count <= ResponseSerializationError.maximumMessageBytes)
         #expect(error.message.hasSuffix("…"))
     }
@@ -46,11 +55,20 @@ struct ResponseSerializationErrorTests {
     func boundsUnderlyingNSError() throws {
         // Given Foundation's kind of error, quoting a 100,000-digit number
         let digits = String(repeating: "9", count: 100_000)
-        let foundation = NSError(domain: NSCocoaErrorDomain, code: 3840,
-                                 userInfo: ["NSDebugDescription": "Number \(digits) is not representable in Swift."])
+        let foundation = NSError(
+            domain: NSCocoaErrorDomain,
+            code: 3840,
+            userInfo: ["NSDebugDescription": "Number \(digits) is not representable in Swift."]
+        )
 
         // When it becomes an underlying error
-        let error = ResponseSerializationError(.jsonDecodingFailed, "x", response: nil, data: nil, underlyingError: foundation)
+        let error = ResponseSerializationError(
+            .jsonDecodingFailed,
+            "x",
+            response: nil,
+            data: nil,
+            underlyingError: foundation
+        )
 
         // Then it is still an NSError of the same domain and code, with a short description
         let underlying = try #require(error.underlyingError)
@@ -62,23 +80,41 @@ struct ResponseSerializationErrorTests {
 
     @Test("Other oversized underlying errors are replaced by a short description of the same text")
     func boundsOtherErrors() throws {
-        struct Chatty: Error, CustomStringConvertible { var description: String { String(repeating: "blah ", count: 10_000) } }
-        let error = ResponseSerializationError(.decodingFailed, "x", response: nil, data: nil, underlyingError: Chatty())
+        struct Chatty: Error, CustomStringConvertible {
+            var description: String { String(repeating: "blah ", count: 10_000) }
+        }
+        let error = ResponseSerializationError(
+            .decodingFailed,
+            "x",
+            response: nil,
+            data: nil,
+            underlyingError: Chatty()
+        )
         let underlying = try #require(error.underlyingError)
         #expect(!(underlying is Chatty))
         #expect(String(describing: underlying).hasPrefix("blah blah"))
         #expect(String(describing: underlying).utf8.count <= 1024)
 
         // While a short error is kept as it is
-        let kept = ResponseSerializationError(.decodingFailed, "x", response: nil, data: nil, underlyingError: URLError(.badURL))
+        let kept = ResponseSerializationError(
+            .decodingFailed,
+            "x",
+            response: nil,
+            data: nil,
+            underlyingError: URLError(.badURL)
+        )
         #expect(kept.underlyingError as? URLError == URLError(.badURL))
     }
 
     @Test("The description adds the failing URL without credentials")
     func descriptionHidesCredentials() throws {
         let url = try #require(URL(string: "http://user:secret@127.0.0.1:8080/private?q=1"))
-        let error = ResponseSerializationError(.unacceptableStatusCode, "Request failed: forbidden (403)",
-                                               response: Fixture.response(403, url: url), data: nil)
+        let error = ResponseSerializationError(
+            .unacceptableStatusCode,
+            "Request failed: forbidden (403)",
+            response: Fixture.response(403, url: url),
+            data: nil
+        )
         #expect(error.description == "Request failed: forbidden (403) (http://127.0.0.1:8080/private?q=1)")
         #expect(error.localizedDescription == error.description)
         #expect(!error.description.contains("secret"))
@@ -89,9 +125,11 @@ struct ResponseSerializationErrorTests {
         // Given the errors validation produces
         let body = Fixture.data("<html/>")
         let response = Fixture.response(404, contentType: "text/html")
-        let status = try #require(serializationError {
-            try HTTPResponseSerializer(acceptableContentTypes: [.json]).serialize(response, body)
-        })
+        let status = try #require(
+            serializationError {
+                try HTTPResponseSerializer(acceptableContentTypes: [.json]).serialize(response, body)
+            }
+        )
 
         // When bridged as AFNetworking code would see them
         let nsError = status as NSError
@@ -100,14 +138,20 @@ struct ResponseSerializationErrorTests {
         #expect(nsError.domain == ResponseSerializationError.errorDomain)
         #expect(nsError.code == URLError.Code.badServerResponse.rawValue)
         #expect(nsError.userInfo[ResponseSerializationError.failingURLResponseDataErrorKey] as? Data == body)
-        #expect(nsError.userInfo[ResponseSerializationError.failingURLResponseErrorKey] as? HTTPURLResponse === response)
+        #expect(
+            nsError.userInfo[ResponseSerializationError.failingURLResponseErrorKey] as? HTTPURLResponse === response
+        )
         #expect(nsError.userInfo[NSURLErrorFailingURLErrorKey] as? URL == Fixture.url)
         let underlying = try #require(nsError.userInfo[NSUnderlyingErrorKey] as? ResponseSerializationError)
         #expect((underlying as NSError).code == URLError.Code.cannotDecodeContentData.rawValue)
-        #expect(ResponseSerializationError(.inputDataNilOrZeroLength, "", response: nil, data: nil).errorCode
-            == URLError.Code.zeroByteResource.rawValue)
-        #expect(ResponseSerializationError(.jsonDecodingFailed, "", response: nil, data: nil).errorCode
-            == URLError.Code.cannotParseResponse.rawValue)
+        #expect(
+            ResponseSerializationError(.inputDataNilOrZeroLength, "", response: nil, data: nil).errorCode
+                == URLError.Code.zeroByteResource.rawValue
+        )
+        #expect(
+            ResponseSerializationError(.jsonDecodingFailed, "", response: nil, data: nil).errorCode
+                == URLError.Code.cannotParseResponse.rawValue
+        )
     }
 
     @Test("Codes have stable names")
@@ -116,10 +160,12 @@ struct ResponseSerializationErrorTests {
             .unacceptableStatusCode, .unacceptableContentType, .inputDataNilOrZeroLength,
             .jsonDecodingFailed, .stringDecodingFailed, .decodingFailed,
         ]
-        #expect(codes.map(\.description) == [
-            "unacceptableStatusCode", "unacceptableContentType", "inputDataNilOrZeroLength",
-            "jsonDecodingFailed", "stringDecodingFailed", "decodingFailed",
-        ])
+        #expect(
+            codes.map(\.description) == [
+                "unacceptableStatusCode", "unacceptableContentType", "inputDataNilOrZeroLength",
+                "jsonDecodingFailed", "stringDecodingFailed", "decodingFailed",
+            ]
+        )
         #expect(Set(codes).count == codes.count)
     }
 }

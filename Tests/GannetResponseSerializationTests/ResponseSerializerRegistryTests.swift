@@ -7,11 +7,11 @@ struct ResponseSerializerRegistryTests {
     /// byte by byte from the MessagePack specification.
     static let gannet: Data = {
         func str(_ text: String) -> [UInt8] { [0xA0 | UInt8(text.utf8.count)] + Array(text.utf8) }
-        var bytes: [UInt8] = [0x84]                          // fixmap, 4 pairs
+        var bytes: [UInt8] = [0x84]  // fixmap, 4 pairs
         bytes += str("name") + str("gannet")
-        bytes += str("wingspan") + [0xCC, 0xB4]              // uint8 180
-        bytes += str("tags") + [0x92] + str("sea") + str("bird")   // fixarray, 2
-        bytes += str("dives") + [0xFD]                      // negative fixint -3
+        bytes += str("wingspan") + [0xCC, 0xB4]  // uint8 180
+        bytes += str("tags") + [0x92] + str("sea") + str("bird")  // fixarray, 2
+        bytes += str("dives") + [0xFD]  // negative fixint -3
         return Data(bytes)
     }()
 
@@ -50,24 +50,33 @@ struct ResponseSerializerRegistryTests {
         #expect(serializationError { try registry.serialize(response, hostile) }?.code == .decodingFailed)
         // Nor does deep nesting
         let deep = Data(repeating: 0x91, count: 100_000) + Data([0xC0])
-        #expect(serializationError { try registry.serialize(response, deep) }?.message.contains("nested deeper than 64") == true)
+        #expect(
+            serializationError { try registry.serialize(response, deep) }?.message.contains("nested deeper than 64")
+                == true
+        )
         // And a huge binary body is quoted in at most 1 KB
         let garbage = Data([0xC1]) + Data(repeating: 0xAB, count: 1 << 20)
         let long = try #require(serializationError { try registry.serialize(response, garbage) })
         #expect(long.message.utf8.count <= ResponseSerializationError.maximumMessageBytes)
     }
 
-    @Test("The standard registry picks JSON, text and data by Content-Type", arguments: [
-        ("application/json", #"{"a":1}"#, "json"),
-        ("application/json; charset=utf-8", #"{"a":1}"#, "json"),
-        ("application/problem+json", #"{"a":1}"#, "json"),
-        ("text/javascript", #"{"a":1}"#, "json"),
-        ("text/html; charset=utf-8", "<p>hi</p>", "text"),
-        ("text/plain", "hi", "text"),
-        ("image/png", "PNG", "data"),
-    ])
+    @Test(
+        "The standard registry picks JSON, text and data by Content-Type",
+        arguments: [
+            ("application/json", #"{"a":1}"#, "json"),
+            ("application/json; charset=utf-8", #"{"a":1}"#, "json"),
+            ("application/problem+json", #"{"a":1}"#, "json"),
+            ("text/javascript", #"{"a":1}"#, "json"),
+            ("text/html; charset=utf-8", "<p>hi</p>", "text"),
+            ("text/plain", "hi", "text"),
+            ("image/png", "PNG", "data"),
+        ]
+    )
     func standardChoices(_ contentType: String, _ body: String, _ expected: String) throws {
-        let value = try ResponseSerializerRegistry.standard.serialize(Fixture.response(200, contentType: contentType), Fixture.data(body))
+        let value = try ResponseSerializerRegistry.standard.serialize(
+            Fixture.response(200, contentType: contentType),
+            Fixture.data(body)
+        )
         switch expected {
         case "json": #expect((value as? [String: Any])?["a"] as? Int == 1)
         case "text": #expect(value as? String == body)
@@ -83,7 +92,10 @@ struct ResponseSerializerRegistryTests {
 
     @Test("The chosen entry's empty-body result is kept: JSON's nil stays nil")
     func flattensOptional() throws {
-        let value = try ResponseSerializerRegistry.standard.serialize(Fixture.response(200, contentType: "application/json"), Data())
+        let value = try ResponseSerializerRegistry.standard.serialize(
+            Fixture.response(200, contentType: "application/json"),
+            Data()
+        )
         #expect(value == nil)
     }
 
@@ -91,7 +103,12 @@ struct ResponseSerializerRegistryTests {
     func ordering() throws {
         // Given a registry where a CSV-ish serializer is registered for text/csv after text/*
         struct Lines: ResponseSerializing {
-            func serialize(request: URLRequest?, response: HTTPURLResponse?, data: Data?, error: (any Error)?) throws -> [String] {
+            func serialize(
+                request: URLRequest?,
+                response: HTTPURLResponse?,
+                data: Data?,
+                error: (any Error)?
+            ) throws -> [String] {
                 String(decoding: data ?? Data(), as: UTF8.self).split(separator: "\n").map(String.init)
             }
         }
@@ -122,7 +139,10 @@ struct ResponseSerializerRegistryTests {
         // Then it parses that type
         let value = try registry.serialize(vendor, Fixture.data(#"{"ok":true}"#))
         #expect((value as? [String: Any])?["ok"] as? Bool == true)
-        #expect(serializationError { try JSONResponseSerializer().serialize(vendor, Fixture.data("{}")) }?.code == .unacceptableContentType)
+        #expect(
+            serializationError { try JSONResponseSerializer().serialize(vendor, Fixture.data("{}")) }?.code
+                == .unacceptableContentType
+        )
     }
 
     @Test("Without a fallback, unmatched responses are validated against the registered types")
@@ -133,17 +153,28 @@ struct ResponseSerializerRegistryTests {
 
         // Then a bare 204 is nil, an HTML body an unacceptable content type, an empty 500 a status error
         #expect(try registry.serialize(Fixture.response(204), nil) == nil)
-        let html = try #require(serializationError { try registry.serialize(Fixture.response(200, contentType: "text/html"), Fixture.data("<p>")) })
+        let html = try #require(
+            serializationError {
+                try registry.serialize(Fixture.response(200, contentType: "text/html"), Fixture.data("<p>"))
+            }
+        )
         #expect(html.code == .unacceptableContentType)
         #expect(html.message == "Request failed: unacceptable content-type: text/html")
-        #expect(serializationError { try registry.serialize(Fixture.response(500), nil) }?.code == .unacceptableStatusCode)
+        #expect(
+            serializationError { try registry.serialize(Fixture.response(500), nil) }?.code == .unacceptableStatusCode
+        )
     }
 
     @Test("An entry's validation errors are final: no other entry is tried")
     func entryErrorsAreFinal() throws {
-        let error = try #require(serializationError {
-            try registry.serialize(Fixture.response(404, contentType: "application/json"), Fixture.data(#"{"error":"nope"}"#))
-        })
+        let error = try #require(
+            serializationError {
+                try registry.serialize(
+                    Fixture.response(404, contentType: "application/json"),
+                    Fixture.data(#"{"error":"nope"}"#)
+                )
+            }
+        )
         #expect(error.code == .unacceptableStatusCode)
         #expect(error.data == Fixture.data(#"{"error":"nope"}"#))
     }
@@ -151,8 +182,12 @@ struct ResponseSerializerRegistryTests {
     @Test("A transport error is rethrown before any entry is chosen")
     func transportFirst() {
         #expect(throws: URLError(.cannotConnectToHost)) {
-            try registry.serialize(request: nil, response: Fixture.response(200, contentType: "application/msgpack"),
-                                   data: Self.gannet, error: URLError(.cannotConnectToHost))
+            try registry.serialize(
+                request: nil,
+                response: Fixture.response(200, contentType: "application/msgpack"),
+                data: Self.gannet,
+                error: URLError(.cannotConnectToHost)
+            )
         }
     }
 
@@ -160,9 +195,16 @@ struct ResponseSerializerRegistryTests {
     func directConstruction() throws {
         let registry = ResponseSerializerRegistry(
             entries: [.init(DecodableResponseSerializer<[Int]>(), for: [.json])],
-            fallback: AnyResponseSerializer(StringResponseSerializer()))
-        #expect(try registry.serialize(Fixture.response(200, contentType: "application/json"), Fixture.data("[1,2]")) as? [Int] == [1, 2])
-        #expect(try registry.serialize(Fixture.response(200, contentType: "image/gif"), Fixture.data("GIF")) as? String == "GIF")
+            fallback: AnyResponseSerializer(StringResponseSerializer())
+        )
+        #expect(
+            try registry.serialize(Fixture.response(200, contentType: "application/json"), Fixture.data("[1,2]"))
+                as? [Int] == [1, 2]
+        )
+        #expect(
+            try registry.serialize(Fixture.response(200, contentType: "image/gif"), Fixture.data("GIF")) as? String
+                == "GIF"
+        )
         let dotSyntax: ResponseSerializerRegistry = .registry
         #expect(dotSyntax.entries.count == 2)
     }

@@ -39,14 +39,20 @@ struct CertificatePinnerTests {
     func unionAndExpiry() throws {
         let root = try PublicKeyPin(rootPin)
         let wrong = try PublicKeyPin(wrongPin)
-        let pinner = try CertificatePinner([
-            "localhost": try PinSet([wrong]),
-            "**.localhost": try PinSet([root], expiration: Date(timeIntervalSince1970: 1_000)),
-        ], trustStore: Fixtures.testCA)
+        let pinner = try CertificatePinner(
+            [
+                "localhost": try PinSet([wrong]),
+                "**.localhost": try PinSet([root], expiration: Date(timeIntervalSince1970: 1_000)),
+            ],
+            trustStore: Fixtures.testCA
+        )
         #expect(pinner.pins(for: "localhost", at: Date(timeIntervalSince1970: 999)) == [root, wrong])
         #expect(pinner.pins(for: "localhost") == [wrong])
         #expect(pinner.outcome(Fixtures.good) == .rejected(.pinMismatch))
-        let union = try CertificatePinner(["localhost": [wrongPin], "**.localhost": [rootPin]], trustStore: Fixtures.testCA)
+        let union = try CertificatePinner(
+            ["localhost": [wrongPin], "**.localhost": [rootPin]],
+            trustStore: Fixtures.testCA
+        )
         #expect(union.outcome(Fixtures.good) == .trusted)
     }
 

@@ -21,7 +21,10 @@ struct CertificateTests {
         #expect(fromPEM.derEncoded == pki.der("good"))
     }
 
-    @Test("The public key pin matches the openssl tool's SPKI SHA-256", arguments: ["good", "intermediate", "root", "otherRoot"])
+    @Test(
+        "The public key pin matches the openssl tool's SPKI SHA-256",
+        arguments: ["good", "intermediate", "root", "otherRoot"]
+    )
     func pinMatchesOpenSSL(name: String) async throws {
         let certificate = try Certificate(derEncoded: pki.der(name))
         let expected = try await pki.opensslPin(name)
@@ -106,10 +109,13 @@ struct CertificateTests {
         let corrupted = body.replacingOccurrences(of: "M", with: "!")
         let claimsEncryption = body.replacingOccurrences(
             of: "-----BEGIN CERTIFICATE-----\n",
-            with: "-----BEGIN CERTIFICATE-----\nProc-Type: 4,ENCRYPTED\nDEK-Info: AES-256-CBC,00112233445566778899AABBCCDDEEFF\n\n"
+            with:
+                "-----BEGIN CERTIFICATE-----\nProc-Type: 4,ENCRYPTED\nDEK-Info: AES-256-CBC,00112233445566778899AABBCCDDEEFF\n\n"
         )
-        for (input, code) in [(corrupted, CertificateError.Code.invalidPEM), (claimsEncryption, .invalidPEM),
-                              ("no certificate here", .noCertificates), ("", .noCertificates)] {
+        for (input, code) in [
+            (corrupted, CertificateError.Code.invalidPEM), (claimsEncryption, .invalidPEM),
+            ("no certificate here", .noCertificates), ("", .noCertificates),
+        ] {
             do {
                 _ = try Certificate.certificates(pemEncoded: Data(input.utf8))
                 Issue.record("Accepted malformed PEM")

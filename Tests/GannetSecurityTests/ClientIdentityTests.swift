@@ -27,8 +27,14 @@ struct ClientIdentityTests {
         let identity = try ClientIdentity.pkcs12(file: pki.file("client.p12"), password: "secret")
         #expect(identity.certificate == Fixtures.certificate("client"))
         #expect(identity.chain == [Fixtures.certificate("intermediate")])
-        #expect(identity.clientCertificate == SessionConfiguration.ClientCertificate(
-            certificateFile: pki.file("client.p12"), format: .pkcs12, password: "secret"))
+        #expect(
+            identity.clientCertificate
+                == SessionConfiguration.ClientCertificate(
+                    certificateFile: pki.file("client.p12"),
+                    format: .pkcs12,
+                    password: "secret"
+                )
+        )
         let validated = try ClientIdentity.validating(identity.clientCertificate)
         #expect(validated.certificate == identity.certificate)
     }
@@ -41,14 +47,28 @@ struct ClientIdentityTests {
 
     @Test("PKCS#12 failures are told apart")
     func pkcs12Failures() throws {
-        #expect(code { () throws(ClientIdentityError) in try .pkcs12(file: pki.file("client.p12"), password: "wrong") } == .wrongPassword)
-        #expect(code { () throws(ClientIdentityError) in try .pkcs12(file: pki.file("client.p12")) } == .passwordRequired)
-        #expect(code { () throws(ClientIdentityError) in try .pkcs12(file: pki.pem("client"), password: "secret") } == .invalidFormat)
+        #expect(
+            code { () throws(ClientIdentityError) in try .pkcs12(file: pki.file("client.p12"), password: "wrong") }
+                == .wrongPassword
+        )
+        #expect(
+            code { () throws(ClientIdentityError) in try .pkcs12(file: pki.file("client.p12")) } == .passwordRequired
+        )
+        #expect(
+            code { () throws(ClientIdentityError) in try .pkcs12(file: pki.pem("client"), password: "secret") }
+                == .invalidFormat
+        )
         #expect(code { () throws(ClientIdentityError) in try .pkcs12(file: "/nonexistent.p12") } == .unreadableFile)
-        #expect(code { () throws(ClientIdentityError) in try .pkcs12(file: pki.file("server.p12"), password: "secret") }
-                == .notForClientAuthentication)
-        #expect(code { () throws(ClientIdentityError) in try .pkcs12(file: pki.file("expired-client.p12"), password: "secret") }
-                == .expired)
+        #expect(
+            code { () throws(ClientIdentityError) in try .pkcs12(file: pki.file("server.p12"), password: "secret") }
+                == .notForClientAuthentication
+        )
+        #expect(
+            code { () throws(ClientIdentityError) in
+                try .pkcs12(file: pki.file("expired-client.p12"), password: "secret")
+            }
+                == .expired
+        )
         let error = try #require(throws: ClientIdentityError.self) {
             try ClientIdentity.pkcs12(file: pki.file("client.p12"), password: "wrong")
         }
@@ -63,7 +83,11 @@ struct ClientIdentityTests {
         #expect(plain.clientCertificate.format == .pem)
         #expect(plain.clientCertificate.keyFile == pki.key("client"))
         for file in ["client-encrypted.key", "client-traditional.key"] {
-            let encrypted = try ClientIdentity.pem(certificateFile: pki.pem("client"), keyFile: pki.file(file), password: "secret")
+            let encrypted = try ClientIdentity.pem(
+                certificateFile: pki.pem("client"),
+                keyFile: pki.file(file),
+                password: "secret"
+            )
             #expect(encrypted.clientCertificate.password == "secret")
         }
         let der = try ClientIdentity.pem(certificateFile: pki.file("client.der"), keyFile: pki.key("client"))
@@ -74,7 +98,9 @@ struct ClientIdentityTests {
     func combinedPEM() throws {
         let combined = pki.directory.appendingPathComponent("combined-\(UUID().uuidString).pem")
         defer { try? FileManager.default.removeItem(at: combined) }
-        let text = try String(contentsOfFile: pki.pem("client"), encoding: .utf8) + String(contentsOfFile: pki.key("client"), encoding: .utf8)
+        let text =
+            try String(contentsOfFile: pki.pem("client"), encoding: .utf8)
+            + String(contentsOfFile: pki.key("client"), encoding: .utf8)
         try text.write(to: combined, atomically: true, encoding: .utf8)
         let identity = try ClientIdentity.pem(certificateFile: combined.path)
         #expect(identity.clientCertificate.keyFile == nil)
@@ -85,27 +111,54 @@ struct ClientIdentityTests {
     func pemFailures() {
         let cert = pki.pem("client")
         let encrypted = pki.file("client-encrypted.key")
-        #expect(code { () throws(ClientIdentityError) in try .pem(certificateFile: cert, keyFile: encrypted) } == .passwordRequired)
-        #expect(code { () throws(ClientIdentityError) in try .pem(certificateFile: cert, keyFile: encrypted, password: "nope") } == .wrongPassword)
-        #expect(code { () throws(ClientIdentityError) in
-            try .pem(certificateFile: cert, keyFile: pki.file("client-traditional.key"), password: "nope")
-        } == .wrongPassword)
-        #expect(code { () throws(ClientIdentityError) in try .pem(certificateFile: cert, keyFile: pki.key("good")) } == .keyMismatch)
-        #expect(code { () throws(ClientIdentityError) in try .pem(certificateFile: pki.key("client"), keyFile: pki.key("client")) }
-                == .missingCertificate)
-        #expect(code { () throws(ClientIdentityError) in try .pem(certificateFile: cert, keyFile: "/nonexistent.key") } == .unreadableFile)
-        #expect(code { () throws(ClientIdentityError) in try .pem(certificateFile: pki.pem("good"), keyFile: pki.key("good")) }
-                == .notForClientAuthentication)
-        #expect(code { () throws(ClientIdentityError) in
-            try .pem(certificateFile: pki.pem("expiredClient"), keyFile: pki.key("expiredClient"))
-        } == .expired)
+        #expect(
+            code { () throws(ClientIdentityError) in try .pem(certificateFile: cert, keyFile: encrypted) }
+                == .passwordRequired
+        )
+        #expect(
+            code { () throws(ClientIdentityError) in
+                try .pem(certificateFile: cert, keyFile: encrypted, password: "nope")
+            } == .wrongPassword
+        )
+        #expect(
+            code { () throws(ClientIdentityError) in
+                try .pem(certificateFile: cert, keyFile: pki.file("client-traditional.key"), password: "nope")
+            } == .wrongPassword
+        )
+        #expect(
+            code { () throws(ClientIdentityError) in try .pem(certificateFile: cert, keyFile: pki.key("good")) }
+                == .keyMismatch
+        )
+        #expect(
+            code { () throws(ClientIdentityError) in
+                try .pem(certificateFile: pki.key("client"), keyFile: pki.key("client"))
+            }
+                == .missingCertificate
+        )
+        #expect(
+            code { () throws(ClientIdentityError) in try .pem(certificateFile: cert, keyFile: "/nonexistent.key") }
+                == .unreadableFile
+        )
+        #expect(
+            code { () throws(ClientIdentityError) in
+                try .pem(certificateFile: pki.pem("good"), keyFile: pki.key("good"))
+            }
+                == .notForClientAuthentication
+        )
+        #expect(
+            code { () throws(ClientIdentityError) in
+                try .pem(certificateFile: pki.pem("expiredClient"), keyFile: pki.key("expiredClient"))
+            } == .expired
+        )
     }
 
     @Test("Validity is checked at the given date")
     func validityDate() {
         let early = pki.validFrom.addingTimeInterval(-86_400)
-        #expect(code { () throws(ClientIdentityError) in
-            try .pem(certificateFile: pki.pem("client"), keyFile: pki.key("client"), at: early)
-        } == .notYetValid)
+        #expect(
+            code { () throws(ClientIdentityError) in
+                try .pem(certificateFile: pki.pem("client"), keyFile: pki.key("client"), at: early)
+            } == .notYetValid
+        )
     }
 }

@@ -13,23 +13,31 @@ struct HostNameTests {
         evaluator = DefaultTrustEvaluator(trustStore: Fixtures.testCA)
     }
 
-    @Test("Host names and addresses the leaf names are accepted",
-          arguments: [("good", "localhost"), ("good", "LOCALHOST"), ("good", "localhost."), ("good", "127.0.0.1"),
-                      ("good", "::1"), ("good", "[::1]"), ("ipAddress", "127.0.0.1"),
-                      ("wildcard", "a.gannet.test"), ("wildcard", "FOO.gannet.test")])
+    @Test(
+        "Host names and addresses the leaf names are accepted",
+        arguments: [
+            ("good", "localhost"), ("good", "LOCALHOST"), ("good", "localhost."), ("good", "127.0.0.1"),
+            ("good", "::1"), ("good", "[::1]"), ("ipAddress", "127.0.0.1"),
+            ("wildcard", "a.gannet.test"), ("wildcard", "FOO.gannet.test"),
+        ]
+    )
     func accepted(leaf: String, host: String) {
         #expect(evaluator.outcome(Fixtures.trust(leaf, "intermediate", host: host)) == .trusted)
     }
 
-    @Test("Other names and addresses are refused",
-          arguments: [("good", "localhost2"), ("good", "127.0.0.2"), ("good", "0:0:0:0:0:0:0:2"), ("good", ""),
-                      ("ipAddress", "localhost"), ("ipAddress", "::1"), ("ipAddress", "127.0.0.01"),
-                      // A name that spells the address is not the address: iPAddress SANs only.
-                      ("ipAddress", "127.0.0.1.nip.io"),
-                      ("wildcard", "gannet.test"), ("wildcard", "a.b.gannet.test"), ("wildcard", ".gannet.test"),
-                      // RFC 6125 6.4.3: no partial-label wildcards (f*.gannet.test).
-                      ("partialWildcard", "foo.gannet.test"), ("partialWildcard", "f.gannet.test"),
-                      ("good", "local\u{0}host")])
+    @Test(
+        "Other names and addresses are refused",
+        arguments: [
+            ("good", "localhost2"), ("good", "127.0.0.2"), ("good", "0:0:0:0:0:0:0:2"), ("good", ""),
+            ("ipAddress", "localhost"), ("ipAddress", "::1"), ("ipAddress", "127.0.0.01"),
+            // A name that spells the address is not the address: iPAddress SANs only.
+            ("ipAddress", "127.0.0.1.nip.io"),
+            ("wildcard", "gannet.test"), ("wildcard", "a.b.gannet.test"), ("wildcard", ".gannet.test"),
+            // RFC 6125 6.4.3: no partial-label wildcards (f*.gannet.test).
+            ("partialWildcard", "foo.gannet.test"), ("partialWildcard", "f.gannet.test"),
+            ("good", "local\u{0}host"),
+        ]
+    )
     func refused(leaf: String, host: String) {
         #expect(evaluator.outcome(Fixtures.trust(leaf, "intermediate", host: host)) == .rejected(.hostMismatch))
     }

@@ -26,14 +26,24 @@ struct OCSPStaplingEndToEndTests {
 
     private func manager(_ requirement: Requirement) throws -> SessionManager {
         let store = try EndToEnd.testCA()
-        return EndToEnd.manager(OCSPStaplingTrustEvaluator(
-            base: DefaultTrustEvaluator(trustStore: store), requirement: requirement, trustStore: store))
+        return EndToEnd.manager(
+            OCSPStaplingTrustEvaluator(
+                base: DefaultTrustEvaluator(trustStore: store),
+                requirement: requirement,
+                trustStore: store
+            )
+        )
     }
 
     /// Requests `variant` once and checks the outcome against nginx's logs: a success is one
     /// access-log line over `tlsVersion`; a refusal is no line and one alert 113 from the handshake.
-    private func expect(_ variant: TLSVariant, with manager: SessionManager, toBe expected: Handshake,
-                        tlsVersion: String? = nil, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+    private func expect(
+        _ variant: TLSVariant,
+        with manager: SessionManager,
+        toBe expected: Handshake,
+        tlsVersion: String? = nil,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws {
         let servers = try EndToEnd.servers()
         let port = try #require(servers.tlsEndpoint(variant).port)
         let alertsBefore = statusAlerts(servers, port: port)
@@ -44,17 +54,27 @@ struct OCSPStaplingEndToEndTests {
         if expected.status != nil {
             #expect(lines.count == 1, "\(variant): \(lines)", sourceLocation: sourceLocation)
             if let tlsVersion {
-                #expect(lines.allSatisfy { $0.contains("tls=\(tlsVersion) ") }, "\(variant): \(lines)", sourceLocation: sourceLocation)
+                #expect(
+                    lines.allSatisfy { $0.contains("tls=\(tlsVersion) ") },
+                    "\(variant): \(lines)",
+                    sourceLocation: sourceLocation
+                )
             }
         } else {
             #expect(lines.isEmpty, "\(variant): a refused handshake delivered \(lines)", sourceLocation: sourceLocation)
             let alerts = await waitForStatusAlerts(servers, port: port, moreThan: alertsBefore)
-            #expect(alerts == alertsBefore + 1, "\(variant): bad_certificate_status_response alerts", sourceLocation: sourceLocation)
+            #expect(
+                alerts == alertsBefore + 1,
+                "\(variant): bad_certificate_status_response alerts",
+                sourceLocation: sourceLocation
+            )
         }
     }
 
-    @Test("Required: a good staple passes, no staple and a revoked staple are refused in the handshake",
-          arguments: versions.map(\.name))
+    @Test(
+        "Required: a good staple passes, no staple and a revoked staple are refused in the handshake",
+        arguments: versions.map(\.name)
+    )
     func required(version: String) async throws {
         let endpoints = try #require(Self.versions.first { $0.name == version })
         let manager = try manager(.required)
@@ -64,8 +84,10 @@ struct OCSPStaplingEndToEndTests {
         try await expect(endpoints.revoked, with: manager, toBe: Self.revoked)
     }
 
-    @Test("If present: no staple passes, a good staple passes, a revoked staple is refused in the handshake",
-          arguments: versions.map(\.name))
+    @Test(
+        "If present: no staple passes, a good staple passes, a revoked staple is refused in the handshake",
+        arguments: versions.map(\.name)
+    )
     func ifPresent(version: String) async throws {
         let endpoints = try #require(Self.versions.first { $0.name == version })
         let manager = try manager(.ifPresent)
@@ -100,8 +122,13 @@ struct OCSPStaplingEndToEndTests {
     @Test("A connection trusted with its staple is reused without another evaluation")
     func reuse() async throws {
         let store = try EndToEnd.testCA()
-        let counting = StaplingCounter(OCSPStaplingTrustEvaluator(
-            base: DefaultTrustEvaluator(trustStore: store), requirement: .required, trustStore: store))
+        let counting = StaplingCounter(
+            OCSPStaplingTrustEvaluator(
+                base: DefaultTrustEvaluator(trustStore: store),
+                requirement: .required,
+                trustStore: store
+            )
+        )
         let manager = EndToEnd.manager(counting)
         defer { manager.invalidateAndCancel() }
         for _ in 0..<3 {
@@ -116,9 +143,17 @@ struct OCSPStaplingEndToEndTests {
     @Test("A server trust manager applies stapling to the hosts it is configured for")
     func perHost() async throws {
         let store = try EndToEnd.testCA()
-        let stapling = OCSPStaplingTrustEvaluator(base: DefaultTrustEvaluator(trustStore: store), requirement: .required, trustStore: store)
-        let manager = EndToEnd.manager(try ServerTrustManager(
-            evaluators: ["127.0.0.1": DefaultTrustEvaluator(trustStore: store)], default: stapling))
+        let stapling = OCSPStaplingTrustEvaluator(
+            base: DefaultTrustEvaluator(trustStore: store),
+            requirement: .required,
+            trustStore: store
+        )
+        let manager = EndToEnd.manager(
+            try ServerTrustManager(
+                evaluators: ["127.0.0.1": DefaultTrustEvaluator(trustStore: store)],
+                default: stapling
+            )
+        )
         defer { manager.invalidateAndCancel() }
         let servers = try EndToEnd.servers()
         let port = try #require(servers.tlsEndpoint(.stapledRevoked).port)

@@ -17,9 +17,12 @@ struct OCSPStaplingEvaluatorTests {
         try Data(contentsOf: URL(fileURLWithPath: pki.file(name)))
     }
 
-    private func evaluator(_ requirement: OCSPStaplingTrustEvaluator.Requirement,
-                           base: any ServerTrustEvaluating = DefaultTrustEvaluator(trustStore: Fixtures.testCA))
-        -> OCSPStaplingTrustEvaluator {
+    private func evaluator(
+        _ requirement: OCSPStaplingTrustEvaluator.Requirement,
+        base: any ServerTrustEvaluating = DefaultTrustEvaluator(trustStore: Fixtures.testCA)
+    )
+        -> OCSPStaplingTrustEvaluator
+    {
         OCSPStaplingTrustEvaluator(base: base, requirement: requirement, trustStore: Fixtures.testCA)
     }
 
@@ -47,8 +50,10 @@ struct OCSPStaplingEvaluatorTests {
         #expect(evaluator(.ifPresent).outcome(Fixtures.good) == .trusted)
     }
 
-    @Test("Given a revoked staple, both requirements refuse with revoked and the reason",
-          arguments: [OCSPStaplingTrustEvaluator.Requirement.required, .ifPresent])
+    @Test(
+        "Given a revoked staple, both requirements refuse with revoked and the reason",
+        arguments: [OCSPStaplingTrustEvaluator.Requirement.required, .ifPresent]
+    )
     func revokedStaple(requirement: OCSPStaplingTrustEvaluator.Requirement) throws {
         let trust = stapled(revokedLeaf, try response("revoked.ocsp"))
         // The chain itself is valid: only the staple condemns it.
@@ -58,8 +63,10 @@ struct OCSPStaplingEvaluatorTests {
         #expect(error.message.contains("keyCompromise"), "\(error.message)")
     }
 
-    @Test("Given a staple present but unusable, both requirements refuse with ocspResponseInvalid",
-          arguments: [OCSPStaplingTrustEvaluator.Requirement.required, .ifPresent])
+    @Test(
+        "Given a staple present but unusable, both requirements refuse with ocspResponseInvalid",
+        arguments: [OCSPStaplingTrustEvaluator.Requirement.required, .ifPresent]
+    )
     func unusableStaple(requirement: OCSPStaplingTrustEvaluator.Requirement) throws {
         let cases: [(Data, String)] = [
             (try response("forged.ocsp"), "signed by an unrelated root"),
@@ -68,7 +75,10 @@ struct OCSPStaplingEvaluatorTests {
             (Data("not DER".utf8), "garbage"),
         ]
         for (data, why) in cases {
-            #expect(evaluator(requirement).outcome(stapled(Fixtures.good, data)) == .rejected(.ocspResponseInvalid), "\(why)")
+            #expect(
+                evaluator(requirement).outcome(stapled(Fixtures.good, data)) == .rejected(.ocspResponseInvalid),
+                "\(why)"
+            )
         }
     }
 
@@ -76,13 +86,22 @@ struct OCSPStaplingEvaluatorTests {
     func baseDecidesFirst() throws {
         let trust = stapled(Fixtures.trust("good", "intermediate", host: "other.example"), try response("good.ocsp"))
         #expect(evaluator(.required).outcome(trust) == .rejected(.hostMismatch))
-        let pinned = try PublicKeysTrustEvaluator(certificates: [Fixtures.certificate("otherRoot")], trustStore: Fixtures.testCA)
-        #expect(evaluator(.required, base: pinned).outcome(stapled(Fixtures.good, try response("good.ocsp"))) == .rejected(.pinMismatch))
+        let pinned = try PublicKeysTrustEvaluator(
+            certificates: [Fixtures.certificate("otherRoot")],
+            trustStore: Fixtures.testCA
+        )
+        #expect(
+            evaluator(.required, base: pinned).outcome(stapled(Fixtures.good, try response("good.ocsp")))
+                == .rejected(.pinMismatch)
+        )
     }
 
     @Test("The responder must chain to the evaluator's trust store, not merely to the base's")
     func responderTrustStore() throws {
-        let evaluator = OCSPStaplingTrustEvaluator(base: DefaultTrustEvaluator(trustStore: Fixtures.testCA), requirement: .required)
+        let evaluator = OCSPStaplingTrustEvaluator(
+            base: DefaultTrustEvaluator(trustStore: Fixtures.testCA),
+            requirement: .required
+        )
         #expect(evaluator.outcome(stapled(Fixtures.good, try response("good.ocsp"))) == .rejected(.ocspResponseInvalid))
     }
 
@@ -121,6 +140,8 @@ struct OCSPStaplingEvaluatorTests {
     func serverTrustSourceCompatibility() {
         let trust = ServerTrust(host: "localhost", port: 443, certificateChain: [])
         #expect(trust.stapledOCSPResponse == nil)
-        #expect(ServerTrust(host: "localhost", port: 443, certificateChain: [], stapledOCSPResponse: Data([1])) != trust)
+        #expect(
+            ServerTrust(host: "localhost", port: 443, certificateChain: [], stapledOCSPResponse: Data([1])) != trust
+        )
     }
 }

@@ -35,43 +35,85 @@ struct SecurityCasesTests {
             Configuration(name: "DefaultTrustEvaluator", evaluator: DefaultTrustEvaluator(trustStore: Fixtures.testCA)),
         ]
         for pinned in ["good", "intermediate", "root"] {
-            all.append(Configuration(name: "SecurityPolicy publicKey, \(pinned) pinned",
-                                     evaluator: Fixtures.policy(.publicKey, pinning: [pinned])))
-            all.append(Configuration(name: "SecurityPolicy certificate, \(pinned) pinned",
-                                     evaluator: Fixtures.policy(.certificate, pinning: [pinned])))
+            all.append(
+                Configuration(
+                    name: "SecurityPolicy publicKey, \(pinned) pinned",
+                    evaluator: Fixtures.policy(.publicKey, pinning: [pinned])
+                )
+            )
+            all.append(
+                Configuration(
+                    name: "SecurityPolicy certificate, \(pinned) pinned",
+                    evaluator: Fixtures.policy(.certificate, pinning: [pinned])
+                )
+            )
             let certificate = Fixtures.certificate(pinned)
-            all.append(Configuration(
-                name: "PublicKeysTrustEvaluator, \(pinned) key",
-                evaluator: try! PublicKeysTrustEvaluator(certificates: [certificate], trustStore: Fixtures.testCA)))
-            all.append(Configuration(
-                name: "PinnedCertificatesTrustEvaluator, \(pinned)",
-                evaluator: PinnedCertificatesTrustEvaluator(certificates: [certificate]), pinsAreAnchors: true))
-            all.append(Configuration(
-                name: "CertificatePinner, \(pinned) key",
-                evaluator: try! CertificatePinner(["localhost": [certificate.publicKeyPin.description]],
-                                                  trustStore: Fixtures.testCA)))
+            all.append(
+                Configuration(
+                    name: "PublicKeysTrustEvaluator, \(pinned) key",
+                    evaluator: try! PublicKeysTrustEvaluator(certificates: [certificate], trustStore: Fixtures.testCA)
+                )
+            )
+            all.append(
+                Configuration(
+                    name: "PinnedCertificatesTrustEvaluator, \(pinned)",
+                    evaluator: PinnedCertificatesTrustEvaluator(certificates: [certificate]),
+                    pinsAreAnchors: true
+                )
+            )
+            all.append(
+                Configuration(
+                    name: "CertificatePinner, \(pinned) key",
+                    evaluator: try! CertificatePinner(
+                        ["localhost": [certificate.publicKeyPin.description]],
+                        trustStore: Fixtures.testCA
+                    )
+                )
+            )
         }
-        all.append(Configuration(
-            name: "Composite of default and pinned root",
-            evaluator: CompositeTrustEvaluator([DefaultTrustEvaluator(trustStore: Fixtures.testCA),
-                                                PinnedCertificatesTrustEvaluator(certificates: [root])])))
-        all.append(Configuration(
-            name: "ServerTrustManager with a pinned localhost",
-            evaluator: try! ServerTrustManager(
-                evaluators: ["localhost": PublicKeysTrustEvaluator(pins: PinSet([root.publicKeyPin]), trustStore: Fixtures.testCA)],
-                default: nil)))
+        all.append(
+            Configuration(
+                name: "Composite of default and pinned root",
+                evaluator: CompositeTrustEvaluator([
+                    DefaultTrustEvaluator(trustStore: Fixtures.testCA),
+                    PinnedCertificatesTrustEvaluator(certificates: [root]),
+                ])
+            )
+        )
+        all.append(
+            Configuration(
+                name: "ServerTrustManager with a pinned localhost",
+                evaluator: try! ServerTrustManager(
+                    evaluators: [
+                        "localhost": PublicKeysTrustEvaluator(
+                            pins: PinSet([root.publicKeyPin]),
+                            trustStore: Fixtures.testCA
+                        )
+                    ],
+                    default: nil
+                )
+            )
+        )
         return all
     }()
 
-    @Test("7: every configuration trusts a valid chain from the caller's test CA", arguments: await preparedConfigurations())
+    @Test(
+        "7: every configuration trusts a valid chain from the caller's test CA",
+        arguments: await preparedConfigurations()
+    )
     func validChainIsTrusted(configuration: Configuration) {
         #expect(configuration.evaluator.outcome(Fixtures.good) == .trusted)
         // The leaf also names 127.0.0.1 and ::1 in its subject alternative names.
-        #expect(configuration.evaluator.outcome(Fixtures.trust("good", "intermediate", host: "127.0.0.1")) == .trusted
-                || configuration.name.contains("Pinner") || configuration.name.contains("Manager"))
+        #expect(
+            configuration.evaluator.outcome(Fixtures.trust("good", "intermediate", host: "127.0.0.1")) == .trusted
+                || configuration.name.contains("Pinner") || configuration.name.contains("Manager")
+        )
     }
 
-    @Test("1: a valid chain for another host name is refused, also when pinned", arguments: await preparedConfigurations())
+    @Test(
+        "1: a valid chain for another host name is refused, also when pinned",
+        arguments: await preparedConfigurations()
+    )
     func wrongHost(configuration: Configuration) {
         let outcome = configuration.evaluator.outcome(Fixtures.wrongHost)
         if configuration.pinsAreAnchors && configuration.name.hasSuffix("good") {
@@ -82,8 +124,10 @@ struct SecurityCasesTests {
         }
     }
 
-    @Test("1: pinning the wrong-host certificate itself does not replace the host name check",
-          arguments: [SecurityPolicy.PinningMode.publicKey, .certificate])
+    @Test(
+        "1: pinning the wrong-host certificate itself does not replace the host name check",
+        arguments: [SecurityPolicy.PinningMode.publicKey, .certificate]
+    )
     func pinningNeverReplacesHostCheck(mode: SecurityPolicy.PinningMode) {
         #expect(Fixtures.policy(mode, pinning: ["wrongHost"]).outcome(Fixtures.wrongHost) == .rejected(.hostMismatch))
         var allowing = Fixtures.policy(mode, pinning: ["wrongHost"])
@@ -112,8 +156,10 @@ struct SecurityCasesTests {
         }
     }
 
-    @Test("3: …unless invalid certificates are explicitly allowed (public-key pinning, AFNetworking)",
-          arguments: ["good", "intermediate", "root"])
+    @Test(
+        "3: …unless invalid certificates are explicitly allowed (public-key pinning, AFNetworking)",
+        arguments: ["good", "intermediate", "root"]
+    )
     func expiredAllowed(pinned: String) {
         var policy = Fixtures.policy(.publicKey, pinning: [pinned])
         policy.allowInvalidCertificates = true
@@ -124,7 +170,10 @@ struct SecurityCasesTests {
         // does; and a pinned leaf certificate does not cover its renewal.
         var certificateMode = Fixtures.policy(.certificate, pinning: [pinned])
         certificateMode.allowInvalidCertificates = true
-        #expect(certificateMode.outcome(Fixtures.expired) == (pinned == "good" ? .rejected(.pinMismatch) : .rejected(.expired)))
+        #expect(
+            certificateMode.outcome(Fixtures.expired)
+                == (pinned == "good" ? .rejected(.pinMismatch) : .rejected(.expired))
+        )
         // Without pinning, allowing invalid certificates needs domain validation off.
         var unpinned = Fixtures.policy(.none)
         unpinned.allowInvalidCertificates = true
@@ -139,15 +188,25 @@ struct SecurityCasesTests {
         #expect(configuration.evaluator.outcome(Fixtures.untrustedRoot) == .rejected(expected))
     }
 
-    @Test("4: pinning the untrusted chain's own key does not make its root trusted",
-          arguments: ["untrusted", "otherRoot"])
+    @Test(
+        "4: pinning the untrusted chain's own key does not make its root trusted",
+        arguments: ["untrusted", "otherRoot"]
+    )
     func untrustedRootEvenWhenPinned(pinned: String) throws {
         let certificate = Fixtures.certificate(pinned)
-        #expect(Fixtures.policy(.publicKey, pinning: [pinned]).outcome(Fixtures.untrustedRoot) == .rejected(.untrustedRoot))
-        #expect(Fixtures.policy(.certificate, pinning: [pinned]).outcome(Fixtures.untrustedRoot) == .rejected(.untrustedRoot))
+        #expect(
+            Fixtures.policy(.publicKey, pinning: [pinned]).outcome(Fixtures.untrustedRoot) == .rejected(.untrustedRoot)
+        )
+        #expect(
+            Fixtures.policy(.certificate, pinning: [pinned]).outcome(Fixtures.untrustedRoot)
+                == .rejected(.untrustedRoot)
+        )
         let keys = try PublicKeysTrustEvaluator(certificates: [certificate], trustStore: Fixtures.testCA)
         #expect(keys.outcome(Fixtures.untrustedRoot) == .rejected(.untrustedRoot))
-        let pinner = try CertificatePinner(["localhost": [certificate.publicKeyPin.description]], trustStore: Fixtures.testCA)
+        let pinner = try CertificatePinner(
+            ["localhost": [certificate.publicKeyPin.description]],
+            trustStore: Fixtures.testCA
+        )
         #expect(pinner.outcome(Fixtures.untrustedRoot) == .rejected(.untrustedRoot))
     }
 
@@ -170,8 +229,11 @@ struct SecurityCasesTests {
             #expect(error.urlErrorCode == .serverCertificateUntrusted)
             #expect(error.presentedPins.map(\.description) == [leafPin, intermediatePin, rootPin])
             #expect(error.message.hasPrefix("Certificate pinning failure for localhost: none of the pins matched."))
-            #expect(error.message.contains(
-                "Presented: \(leafPin) (CN=localhost), \(intermediatePin) (CN=Gannet Test Intermediate), \(rootPin) (CN=Gannet Test Root)."))
+            #expect(
+                error.message.contains(
+                    "Presented: \(leafPin) (CN=localhost), \(intermediatePin) (CN=Gannet Test Intermediate), \(rootPin) (CN=Gannet Test Root)."
+                )
+            )
             #expect(error.message.contains("Pinned: \(other.publicKeyPin)"))
         }
     }
@@ -187,7 +249,9 @@ struct SecurityCasesTests {
     @Test("6: a leaf used as an issuer is refused", arguments: await preparedConfigurations())
     func leafAsIssuer(configuration: Configuration) throws {
         let error = try #require(configuration.evaluator.trustError(Fixtures.leafAsIssuer))
-        if configuration.pinsAreAnchors && !configuration.name.hasSuffix("root") && !configuration.name.hasSuffix("intermediate") {
+        if configuration.pinsAreAnchors && !configuration.name.hasSuffix("root")
+            && !configuration.name.hasSuffix("intermediate")
+        {
             #expect(error.code == .pinMismatch)
         } else {
             #expect(error.code == .chainInvalid)
@@ -208,8 +272,10 @@ struct SecurityCasesTests {
         }
     }
 
-    @Test("6: allowing invalid certificates never forgives a non-CA issuer or a path length",
-          arguments: ["intermediate", "root"])
+    @Test(
+        "6: allowing invalid certificates never forgives a non-CA issuer or a path length",
+        arguments: ["intermediate", "root"]
+    )
     func allowInvalidKeepsStructure(pinned: String) {
         var policy = Fixtures.policy(.publicKey, pinning: [pinned])
         policy.allowInvalidCertificates = true
@@ -234,7 +300,9 @@ struct SecurityCasesTests {
         let evaluator = DefaultTrustEvaluator(validatesHost: false)
         var trusted = 0
         for root in roots {
-            let error = evaluator.trustError(ServerTrust(host: "example.org", port: 443, certificateChain: [root.derEncoded]))
+            let error = evaluator.trustError(
+                ServerTrust(host: "example.org", port: 443, certificateChain: [root.derEncoded])
+            )
             guard let error else {
                 trusted += 1
                 continue

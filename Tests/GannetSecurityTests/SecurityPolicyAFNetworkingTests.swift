@@ -47,9 +47,11 @@ struct SecurityPolicyAFNetworkingTests {
 
     // MARK: Pinning, both modes
 
-    @Test("Pinning the leaf, the intermediate, the root, the whole chain, or the leaf plus others is trusted",
-          arguments: [SecurityPolicy.PinningMode.publicKey, .certificate],
-          [["good"], ["intermediate"], ["root"], ["good", "intermediate", "root"], ["good", "foobarCN"]])
+    @Test(
+        "Pinning the leaf, the intermediate, the root, the whole chain, or the leaf plus others is trusted",
+        arguments: [SecurityPolicy.PinningMode.publicKey, .certificate],
+        [["good"], ["intermediate"], ["root"], ["good", "intermediate", "root"], ["good", "foobarCN"]]
+    )
     func pinnedChainIsTrusted(mode: SecurityPolicy.PinningMode, pinned: [String]) {
         let policy = Fixtures.policy(mode, pinning: pinned)
         #expect(evaluate(policy, Fixtures.good, forDomain: nil))
@@ -57,8 +59,10 @@ struct SecurityPolicyAFNetworkingTests {
         #expect(policy.requiresSecureTransport)
     }
 
-    @Test("Pinning with nothing pinned, another server's leaf, or a wrong domain is refused",
-          arguments: [SecurityPolicy.PinningMode.publicKey, .certificate])
+    @Test(
+        "Pinning with nothing pinned, another server's leaf, or a wrong domain is refused",
+        arguments: [SecurityPolicy.PinningMode.publicKey, .certificate]
+    )
     func pinnedMismatchIsRefused(mode: SecurityPolicy.PinningMode) {
         #expect(!evaluate(Fixtures.policy(mode, pinning: []), Fixtures.good, forDomain: nil))
         #expect(!evaluate(Fixtures.policy(mode, pinning: ["good"]), otherServer, forDomain: nil))
@@ -74,8 +78,12 @@ struct SecurityPolicyAFNetworkingTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         try pki.der("good").write(to: folder.appendingPathComponent("leaf.cer"))
         try pki.der("root").write(to: folder.appendingPathComponent("root.der"))
-        try FileManager.default.copyItem(atPath: pki.pem("intermediate"), toPath: folder.appendingPathComponent("ca.crt").path)
-        let twoInOne = try String(contentsOfFile: pki.pem("otherRoot"), encoding: .utf8)
+        try FileManager.default.copyItem(
+            atPath: pki.pem("intermediate"),
+            toPath: folder.appendingPathComponent("ca.crt").path
+        )
+        let twoInOne =
+            try String(contentsOfFile: pki.pem("otherRoot"), encoding: .utf8)
             + String(contentsOfFile: pki.pem("selfSigned"), encoding: .utf8)
         try twoInOne.write(to: folder.appendingPathComponent("more.pem"), atomically: true, encoding: .utf8)
         try Data("not a certificate".utf8).write(to: folder.appendingPathComponent("broken.cer"))
@@ -146,8 +154,10 @@ struct SecurityPolicyAFNetworkingTests {
         #expect(!evaluate(Fixtures.policy(.none), Fixtures.good, forDomain: "invalid.org"))
     }
 
-    @Test("Public-key pinning with invalid certificates allowed trusts a pinned self-signed certificate for its domain",
-          arguments: ["foobarCN", "foobarSAN"])
+    @Test(
+        "Public-key pinning with invalid certificates allowed trusts a pinned self-signed certificate for its domain",
+        arguments: ["foobarCN", "foobarSAN"]
+    )
     func selfSignedPinnedKey(name: String) {
         var policy = Fixtures.policy(.publicKey, pinning: [name])
         policy.allowInvalidCertificates = true
@@ -191,8 +201,10 @@ struct SecurityPolicyAFNetworkingTests {
         #expect(!evaluate(Fixtures.policy(.none), Fixtures.trust("foobarSAN"), forDomain: nil))
     }
 
-    @Test("Allowing invalid certificates with domain validation needs pins",
-          arguments: [(SecurityPolicy.PinningMode.publicKey, [String]()), (.none, ["foobarSAN"]), (.none, [])])
+    @Test(
+        "Allowing invalid certificates with domain validation needs pins",
+        arguments: [(SecurityPolicy.PinningMode.publicKey, [String]()), (.none, ["foobarSAN"]), (.none, [])]
+    )
     func allowInvalidNeedsPins(mode: SecurityPolicy.PinningMode, pinned: [String]) {
         var policy = Fixtures.policy(mode, pinning: pinned)
         policy.allowInvalidCertificates = true

@@ -22,7 +22,11 @@ struct StapledOCSPTests {
         try Data(contentsOf: URL(fileURLWithPath: pki.file(name)))
     }
 
-    private func failure(_ response: Data, _ chain: [Certificate], verifier: StapledOCSPVerifier? = nil) -> ServerTrustError? {
+    private func failure(
+        _ response: Data,
+        _ chain: [Certificate],
+        verifier: StapledOCSPVerifier? = nil
+    ) -> ServerTrustError? {
         do {
             try (verifier ?? self.verifier).verify(response, for: chain, host: "localhost")
             return nil
@@ -40,7 +44,9 @@ struct StapledOCSPTests {
 
     @Test("A revoked status is a revocation error with the reason")
     func revoked() throws {
-        let error = try #require(failure(try response("revoked.ocsp"), try chain(Fixtures.trust("revokedLeaf", "intermediate"))))
+        let error = try #require(
+            failure(try response("revoked.ocsp"), try chain(Fixtures.trust("revokedLeaf", "intermediate")))
+        )
         #expect(error.code == .revoked)
         #expect(error.urlErrorCode == .serverCertificateUntrusted)
         #expect(error.message.contains("keyCompromise"))
@@ -51,8 +57,8 @@ struct StapledOCSPTests {
         let good = try chain(Fixtures.good)
         let wildcard = try chain(Fixtures.trust("wildcard", "intermediate", host: "a.gannet.test"))
         let cases: [(Data, [Certificate], String)] = [
-            (try response("forged.ocsp"), good, "signature"),          // signed by an unrelated root
-            (try response("good.ocsp"), wildcard, "no status"),         // about another certificate
+            (try response("forged.ocsp"), good, "signature"),  // signed by an unrelated root
+            (try response("good.ocsp"), wildcard, "no status"),  // about another certificate
             (try response("unknown.ocsp"), wildcard, "does not know"),  // the responder has no record
             (Data(), good, "not an OCSP response"),
             (Data([0x30, 0x03, 0x0A, 0x01, 0x06]), good, "responder status"),  // a bare "unauthorized" (6)
@@ -67,7 +73,9 @@ struct StapledOCSPTests {
 
     @Test("The responder must chain to the verifier's trust store")
     func responderTrust() throws {
-        let error = try #require(failure(try response("good.ocsp"), try chain(Fixtures.good), verifier: StapledOCSPVerifier()))
+        let error = try #require(
+            failure(try response("good.ocsp"), try chain(Fixtures.good), verifier: StapledOCSPVerifier())
+        )
         #expect(error.code == .ocspResponseInvalid)
     }
 }

@@ -14,12 +14,19 @@ struct TrustStoreTests {
         let directory = pki.directory.appendingPathComponent("hashed-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        try FileManager.default.copyItem(atPath: pki.pem("root"), toPath: directory.appendingPathComponent("root.pem").path)
+        try FileManager.default.copyItem(
+            atPath: pki.pem("root"),
+            toPath: directory.appendingPathComponent("root.pem").path
+        )
         try await pki.opensslOffPool(["rehash", directory.path])
-        for store in [try TrustStore.caFile(pki.file("ca-bundle.pem")), try TrustStore.caDirectory(directory.path),
-                      try TrustStore.certificates([Fixtures.certificate("root")])] {
+        for store in [
+            try TrustStore.caFile(pki.file("ca-bundle.pem")), try TrustStore.caDirectory(directory.path),
+            try TrustStore.certificates([Fixtures.certificate("root")]),
+        ] {
             #expect(DefaultTrustEvaluator(trustStore: store).outcome(Fixtures.good) == .trusted)
-            #expect(DefaultTrustEvaluator(trustStore: store).outcome(Fixtures.untrustedRoot) == .rejected(.untrustedRoot))
+            #expect(
+                DefaultTrustEvaluator(trustStore: store).outcome(Fixtures.untrustedRoot) == .rejected(.untrustedRoot)
+            )
         }
         // An intermediate alone is not an anchor for default validation (no partial chains).
         let intermediateOnly = try TrustStore.certificates([Fixtures.certificate("intermediate")])
@@ -61,6 +68,9 @@ struct TrustStoreTests {
         let error = try #require(DefaultTrustEvaluator(trustStore: Fixtures.testCA).trustError(Fixtures.expired))
         #expect(error.verifyResult == 10)  // X509_V_ERR_CERT_HAS_EXPIRED
         #expect(error.failingDepth == 0)
-        #expect(error.message == "Certificate chain of localhost is not trusted: certificate has expired at depth 0 (CN=localhost) [CA file \(TestPKI.shared.file("ca-bundle.pem"))]")
+        #expect(
+            error.message
+                == "Certificate chain of localhost is not trusted: certificate has expired at depth 0 (CN=localhost) [CA file \(TestPKI.shared.file("ca-bundle.pem"))]"
+        )
     }
 }

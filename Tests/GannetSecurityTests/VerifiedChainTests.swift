@@ -17,8 +17,10 @@ struct VerifiedChainTests {
         foreignWithRealCAs = Fixtures.trust("untrusted", "intermediate", "root")
     }
 
-    @Test("Public-key pinning of a CA does not match a forged leaf that carries the CA along",
-          arguments: ["intermediate", "root"])
+    @Test(
+        "Public-key pinning of a CA does not match a forged leaf that carries the CA along",
+        arguments: ["intermediate", "root"]
+    )
     func publicKeyPolicy(pinned: String) {
         #expect(Fixtures.policy(.publicKey, pinning: [pinned]).outcome(forgedWithRealCAs) == .rejected(.untrustedRoot))
         #expect(Fixtures.policy(.publicKey, pinning: [pinned]).outcome(foreignWithRealCAs) == .rejected(.untrustedRoot))
@@ -30,8 +32,10 @@ struct VerifiedChainTests {
         #expect(lenient.outcome(foreignWithRealCAs) == .rejected(.pinMismatch))
     }
 
-    @Test("Certificate pinning of a CA does not match a forged leaf that carries the CA along",
-          arguments: ["intermediate", "root"])
+    @Test(
+        "Certificate pinning of a CA does not match a forged leaf that carries the CA along",
+        arguments: ["intermediate", "root"]
+    )
     func certificatePolicy(pinned: String) {
         var lenient = Fixtures.policy(.certificate, pinning: [pinned])
         lenient.allowInvalidCertificates = true
@@ -59,7 +63,11 @@ struct VerifiedChainTests {
         let policy = Fixtures.policy(.publicKey, pinning: ["otherRoot"])
         let error = try #require(policy.trustError(trust))
         #expect(error.code == .pinMismatch)
-        #expect(error.presentedChain.map(\.subjectSummary) == ["CN=localhost", "CN=Gannet Test Intermediate", "CN=Gannet Test Root"])
+        #expect(
+            error.presentedChain.map(\.subjectSummary) == [
+                "CN=localhost", "CN=Gannet Test Intermediate", "CN=Gannet Test Root",
+            ]
+        )
     }
 
     @Test("The chain is built whatever the order the server sent it in")
@@ -74,21 +82,37 @@ struct VerifiedChainTests {
     @Test("Empty and unparseable chains are refused before any verification")
     func malformedChains() {
         let policy = Fixtures.policy(.publicKey, pinning: ["root"])
-        #expect(policy.outcome(ServerTrust(host: "localhost", port: 443, certificateChain: [])) == .rejected(.noCertificates))
-        let garbage = ServerTrust(host: "localhost", port: 443, certificateChain: [TestPKI.shared.der("good"), Data([1, 2, 3])])
+        #expect(
+            policy.outcome(ServerTrust(host: "localhost", port: 443, certificateChain: []))
+                == .rejected(.noCertificates)
+        )
+        let garbage = ServerTrust(
+            host: "localhost",
+            port: 443,
+            certificateChain: [TestPKI.shared.der("good"), Data([1, 2, 3])]
+        )
         #expect(policy.outcome(garbage) == .rejected(.invalidCertificate))
         #expect(policy.trustError(garbage)?.failingDepth == 1)
-        #expect(DefaultTrustEvaluator().outcome(ServerTrust(host: "x", port: 1, certificateChain: [Data()])) == .rejected(.invalidCertificate))
+        #expect(
+            DefaultTrustEvaluator().outcome(ServerTrust(host: "x", port: 1, certificateChain: [Data()]))
+                == .rejected(.invalidCertificate)
+        )
     }
 
     @Test("A flood of presented certificates is refused before parsing")
     func tooManyCertificates() {
         let pki = TestPKI.shared
         let flood = [pki.der("good")] + Array(repeating: pki.der("intermediate"), count: 40)
-        let error = DefaultTrustEvaluator(trustStore: Fixtures.testCA).trustError(ServerTrust(host: "localhost", port: 443, certificateChain: flood))
+        let error = DefaultTrustEvaluator(trustStore: Fixtures.testCA).trustError(
+            ServerTrust(host: "localhost", port: 443, certificateChain: flood)
+        )
         #expect(error?.code == .chainInvalid)
         #expect(error?.message.contains("41 certificates") == true)
         let padded = [pki.der("good")] + Array(repeating: pki.der("intermediate"), count: 20)
-        #expect(DefaultTrustEvaluator(trustStore: Fixtures.testCA).outcome(ServerTrust(host: "localhost", port: 443, certificateChain: padded)) == .trusted)
+        #expect(
+            DefaultTrustEvaluator(trustStore: Fixtures.testCA).outcome(
+                ServerTrust(host: "localhost", port: 443, certificateChain: padded)
+            ) == .trusted
+        )
     }
 }

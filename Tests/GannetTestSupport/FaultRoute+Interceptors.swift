@@ -21,7 +21,12 @@ extension FaultRoute {
 
     /// The first `failures` requests for `key` fail with `failure`; later ones answer `200` with
     /// JSON `{"attempts": n, "times": [arrival, …], "retry_after_dates": [unix seconds, …]}`.
-    public static func flaky(_ key: String, failures: Int, failure: FlakyFailure = .status(503), retryAfter: FlakyRetryAfter? = nil) -> FaultRoute {
+    public static func flaky(
+        _ key: String,
+        failures: Int,
+        failure: FlakyFailure = .status(503),
+        retryAfter: FlakyRetryAfter? = nil
+    ) -> FaultRoute {
         var query = "fail=\(failures)"
         switch failure {
         case .status(let code): query += "&status=\(code)"

@@ -103,7 +103,9 @@ public struct FaultRoute: Sendable, Hashable, CustomStringConvertible {
     public static let stackedEncoding = FaultRoute("/stacked-encoding")
     /// `Content-Encoding: gzip`, `mebibytes` MiB of sparse bytes at about 139:1 (a legitimate
     /// body a bomb limit must let through); `X-Decoded-Length` gives the decoded size.
-    public static func gzipCompressible(mebibytes: Int = 64) -> FaultRoute { FaultRoute("/gzip-compressible?mib=\(mebibytes)") }
+    public static func gzipCompressible(mebibytes: Int = 64) -> FaultRoute {
+        FaultRoute("/gzip-compressible?mib=\(mebibytes)")
+    }
 
     /// Percent-encodes everything but RFC 3986 unreserved characters, so any string survives as a query value.
     private static func percentEncoded(_ value: String) -> String {

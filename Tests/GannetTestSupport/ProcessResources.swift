@@ -1,4 +1,5 @@
 import GannetCore
+
 #if canImport(Glibc)
 import Glibc
 #endif

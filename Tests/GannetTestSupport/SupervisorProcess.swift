@@ -1,5 +1,6 @@
 import GannetCore
 import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -42,11 +43,15 @@ enum SupervisorProcess {
         guard let line else {
             process.waitUntilExit()
             if process.terminationStatus == 127 {
-                throw TestServerError("\(python) not found on PATH: install Python 3.11 (`apt-get install python3`) "
-                    + "or set GANNET_PYTHON, then run scripts/install-deps.sh")
+                throw TestServerError(
+                    "\(python) not found on PATH: install Python 3.11 (`apt-get install python3`) "
+                        + "or set GANNET_PYTHON, then run scripts/install-deps.sh"
+                )
             }
-            throw TestServerError("The test server supervisor exited with status \(process.terminationStatus) "
-                + "before reporting its servers; its error output is above")
+            throw TestServerError(
+                "The test server supervisor exited with status \(process.terminationStatus) "
+                    + "before reporting its servers; its error output is above"
+            )
         }
         let decoder = JSONDecoder()
         if let failure = try? decoder.decode(ServerManifestError.self, from: line) {
@@ -55,7 +60,9 @@ enum SupervisorProcess {
         do {
             return try decoder.decode(ServerManifest.self, from: line)
         } catch {
-            throw TestServerError("Unreadable test server manifest (\(error)): \(String(decoding: line, as: UTF8.self))")
+            throw TestServerError(
+                "Unreadable test server manifest (\(error)): \(String(decoding: line, as: UTF8.self))"
+            )
         }
     }
 

@@ -54,7 +54,7 @@ public enum TLSVariant: String, Sendable, CaseIterable, Hashable {
     public var staplesOCSPResponse: Bool {
         switch self {
         case .stapledGood, .stapledRevoked, .stapledGoodTLS12Only, .stapledRevokedTLS12Only,
-             .stapledGoodTLS13Only, .stapledRevokedTLS13Only:
+            .stapledGoodTLS13Only, .stapledRevokedTLS13Only:
             true
         default:
             false

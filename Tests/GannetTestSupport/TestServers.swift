@@ -61,8 +61,10 @@ public final class TestServers: Sendable {
         var leaves: [TLSVariant: CertificateFiles] = [:]
         for variant in TLSVariant.allCases {
             guard let url = m.tls[variant.rawValue], let leaf = m.tlsCertificates[variant.rawValue] else {
-                throw TestServerError("The test server supervisor reported no TLS endpoint \(variant); "
-                    + "Tests/Servers/testservers.py and GannetTestSupport disagree")
+                throw TestServerError(
+                    "The test server supervisor reported no TLS endpoint \(variant); "
+                        + "Tests/Servers/testservers.py and GannetTestSupport disagree"
+                )
             }
             endpoints[variant] = url
             leaves[variant] = leaf
@@ -76,14 +78,21 @@ public final class TestServers: Sendable {
         all["pathLengthCA"] = c.pathLengthCA
         all["leafSigner"] = c.leafSigner
         certificates = TestCertificates(
-            rootCA: c.rootCA.pem, rootCADER: c.rootCA.der,
-            intermediateCA: c.intermediateCA.pem, intermediateCADER: c.intermediateCA.der,
+            rootCA: c.rootCA.pem,
+            rootCADER: c.rootCA.der,
+            intermediateCA: c.intermediateCA.pem,
+            intermediateCADER: c.intermediateCA.der,
             caBundle: c.caBundle,
-            untrustedRootCA: c.untrustedRootCA.pem, untrustedRootCADER: c.untrustedRootCA.der,
+            untrustedRootCA: c.untrustedRootCA.pem,
+            untrustedRootCADER: c.untrustedRootCA.der,
             clientCA: c.clientCA.pem,
-            clientCertificate: c.client.pem, clientCertificateDER: c.client.der, clientKey: c.client.key,
-            clientPKCS12: c.client.pkcs12, clientPKCS12Password: c.client.pkcs12Password,
-            all: all, leaves: leaves
+            clientCertificate: c.client.pem,
+            clientCertificateDER: c.client.der,
+            clientKey: c.client.key,
+            clientPKCS12: c.client.pkcs12,
+            clientPKCS12Password: c.client.pkcs12Password,
+            all: all,
+            leaves: leaves
         )
         httpbin = m.httpbin
         httpbinAlt = m.httpbinAlt
@@ -126,7 +135,11 @@ public final class TestServers: Sendable {
     /// `seconds`. nginx writes a line when it has finished a request, which can be just after
     /// the client already holds the response (seen in CI), so a presence check must wait. It
     /// waits with `Task.sleep`, never blocking one of the few cooperative threads tests run on.
-    public func accessLogLines(containing text: String, atLeast count: Int, within seconds: Double = 3) async -> [String] {
+    public func accessLogLines(
+        containing text: String,
+        atLeast count: Int,
+        within seconds: Double = 3
+    ) async -> [String] {
         let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
         var lines = accessLogLines(containing: text)
         while lines.count < count && ContinuousClock.now < deadline {

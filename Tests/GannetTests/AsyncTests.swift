@@ -2,6 +2,7 @@ import Foundation
 import Gannet
 import GannetTestSupport
 import Testing
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -68,8 +69,13 @@ struct AsyncTests {
         #expect(try await manager.head("get").data.isEmpty)
         #expect(field(try echo(try await manager.post("post", parameters: ["k": "post"]).value), "form", "k") == "post")
         #expect(field(try echo(try await manager.put("put", parameters: ["k": "put"]).value), "form", "k") == "put")
-        #expect(field(try echo(try await manager.patch("patch", parameters: ["k": "patch"]).value), "form", "k") == "patch")
-        #expect(field(try echo(try await manager.delete("delete", parameters: ["k": "delete"]).value), "args", "k") == "delete")
+        #expect(
+            field(try echo(try await manager.patch("patch", parameters: ["k": "patch"]).value), "form", "k") == "patch"
+        )
+        #expect(
+            field(try echo(try await manager.delete("delete", parameters: ["k": "delete"]).value), "args", "k")
+                == "delete"
+        )
         struct Form: Decodable, Sendable { let form: [String: String] }
         #expect(try await manager.post("post", parameters: ["a": "1"], as: Form.self).form == ["a": "1"])
         #expect(try await manager.put("put", parameters: ["a": "2"], as: Form.self).form == ["a": "2"])
@@ -88,7 +94,9 @@ struct AsyncTests {
 
     @Test func requestBuildingErrorsAreThrownBeforeAnythingIsSent() async throws {
         await #expect { try await manager.get("has space") } throws: { gannetCode($0) == .invalidRequest }
-        await #expect { try await manager.get("get", headers: ["X": "a\nb"]) } throws: { gannetCode($0) == .invalidHeader }
+        await #expect { try await manager.get("get", headers: ["X": "a\nb"]) } throws: {
+            gannetCode($0) == .invalidHeader
+        }
         #expect(manager.tasks.isEmpty)
     }
 
@@ -136,11 +144,18 @@ struct AsyncTests {
         nginx.responseSerializer = HTTPResponseSerializer()
         let payload = Data(repeating: 0x47, count: 2 * 1_048_576)
         let transfer = nginx.multipartTransfer("upload") { formData in
-            try formData.appendPart(data: payload, name: "blob", fileName: "blob.bin", mimeType: "application/octet-stream")
+            try formData.appendPart(
+                data: payload,
+                name: "blob",
+                fileName: "blob.bin",
+                mimeType: "application/octet-stream"
+            )
         }
         var last: TransferProgress?
         for try await progress in transfer.uploadProgress { last = progress }
-        let length = try #require(Int64(transfer.task?.originalRequest?.value(forHTTPHeaderField: "Content-Length") ?? ""))
+        let length = try #require(
+            Int64(transfer.task?.originalRequest?.value(forHTTPHeaderField: "Content-Length") ?? "")
+        )
         #expect(last == TransferProgress(completed: length, total: length))
         #expect(try await transfer.response.statusCode == 200)
     }
@@ -159,7 +174,9 @@ struct AsyncTests {
         try await Task.sleep(for: .milliseconds(300))
         work.cancel()
         await #expect { try await work.value } throws: { ($0 as? URLError)?.code == .cancelled }
-        await #expect { for try await _ in transfer.downloadProgress {} } throws: { ($0 as? URLError)?.code == .cancelled }
+        await #expect { for try await _ in transfer.downloadProgress {} } throws: {
+            ($0 as? URLError)?.code == .cancelled
+        }
         #expect(transfer.task?.state == .completed)
         // A second await gets the same outcome without a new request.
         await #expect { try await transfer.response } throws: { ($0 as? URLError)?.code == .cancelled }
@@ -192,7 +209,12 @@ struct StreamingTests {
 
     @Test func bytesWithParametersAndAMethod() async throws {
         let manager = try makeManager(servers.httpbin)
-        let (response, body) = try await manager.bytes("anything", method: "PATCH", parameters: ["k": "v"], headers: ["X-Trace": "7"])
+        let (response, body) = try await manager.bytes(
+            "anything",
+            method: "PATCH",
+            parameters: ["k": "v"],
+            headers: ["X-Trace": "7"]
+        )
         #expect(response.statusCode == 200)
         var data = Data()
         for try await chunk in body { data.append(chunk) }
@@ -246,7 +268,9 @@ struct StreamingTests {
         let folder = try temporaryFile(Data()).deletingLastPathComponent()
         defer { try? FileManager.default.removeItem(at: folder) }
         let target = folder.appendingPathComponent("never.bin")
-        let work = Task { try await manager.download("drip", parameters: ["numbytes": 100, "duration": 10], to: target) }
+        let work = Task {
+            try await manager.download("drip", parameters: ["numbytes": 100, "duration": 10], to: target)
+        }
         try await Task.sleep(for: .milliseconds(500))
         work.cancel()
         await #expect { _ = try await work.value } throws: { ($0 as? URLError)?.code == .cancelled }

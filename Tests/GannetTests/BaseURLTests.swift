@@ -49,9 +49,18 @@ struct BaseURLTests {
     }
 
     @Test func baseURLGetsATrailingSlashOnlyWhenItHasAPath() {
-        #expect(HTTPSessionManager(baseURL: URL(string: "http://example.com/v1")).baseURL?.absoluteString == "http://example.com/v1/")
-        #expect(HTTPSessionManager(baseURL: URL(string: "http://example.com/v1/")).baseURL?.absoluteString == "http://example.com/v1/")
-        #expect(HTTPSessionManager(baseURL: URL(string: "http://example.com")).baseURL?.absoluteString == "http://example.com")
+        #expect(
+            HTTPSessionManager(baseURL: URL(string: "http://example.com/v1")).baseURL?.absoluteString
+                == "http://example.com/v1/"
+        )
+        #expect(
+            HTTPSessionManager(baseURL: URL(string: "http://example.com/v1/")).baseURL?.absoluteString
+                == "http://example.com/v1/"
+        )
+        #expect(
+            HTTPSessionManager(baseURL: URL(string: "http://example.com")).baseURL?.absoluteString
+                == "http://example.com"
+        )
         #expect(HTTPSessionManager().baseURL == nil)
     }
 

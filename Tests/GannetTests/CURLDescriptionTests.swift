@@ -2,6 +2,7 @@ import Foundation
 import Gannet
 import GannetTestSupport
 import Testing
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -34,7 +35,8 @@ struct CURLDescriptionTests {
                 let process = Process()
                 process.executableURL = URL(fileURLWithPath: "/bin/sh")
                 process.arguments = ["-c", description]
-                let out = Pipe(), err = Pipe()
+                let out = Pipe()
+                let err = Pipe()
                 process.standardOutput = out
                 process.standardError = err
                 do {
@@ -57,43 +59,74 @@ struct CURLDescriptionTests {
         return try #require(object as? NSDictionary, "not a JSON object: \(String(decoding: data, as: UTF8.self))")
     }
 
-    private func expectSameEcho(_ request: URLRequest, description: String? = nil, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+    private func expectSameEcho(
+        _ request: URLRequest,
+        description: String? = nil,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws {
         let description = description ?? request.cURLDescription()
         let viaGannet = try await gannetEcho(request)
         let viaCurl = try await curlEcho(description)
-        #expect(viaGannet == viaCurl, "\(description)\nGannet: \(viaGannet)\ncurl: \(viaCurl)", sourceLocation: sourceLocation)
+        #expect(
+            viaGannet == viaCurl,
+            "\(description)\nGannet: \(viaGannet)\ncurl: \(viaCurl)",
+            sourceLocation: sourceLocation
+        )
     }
 
     @Test func getWithQuery() async throws {
-        let request = try HTTPRequestSerializer().request(method: "GET", urlString: servers.httpbin.appendingPathComponent("get").absoluteString,
-                                                          parameters: ["q": "gannet's nest & more", "tags": ["a", "b"], "n": 3, "é": "ü"])
+        let request = try HTTPRequestSerializer().request(
+            method: "GET",
+            urlString: servers.httpbin.appendingPathComponent("get").absoluteString,
+            parameters: ["q": "gannet's nest & more", "tags": ["a", "b"], "n": 3, "é": "ü"]
+        )
         let description = request.cURLDescription()
         #expect(description.contains("--globoff") == description.contains("["))
         try await expectSameEcho(request)
     }
 
     @Test func formPost() async throws {
-        var request = try HTTPRequestSerializer().request(method: "POST", urlString: servers.httpbin.appendingPathComponent("post").absoluteString,
-                                                          parameters: ["name": "O'Brien", "note": "a&b=c %", "city": "Zürich"])
+        var request = try HTTPRequestSerializer().request(
+            method: "POST",
+            urlString: servers.httpbin.appendingPathComponent("post").absoluteString,
+            parameters: ["name": "O'Brien", "note": "a&b=c %", "city": "Zürich"]
+        )
         request.setValue("", forHTTPHeaderField: "X-Empty")
         try await expectSameEcho(request)
     }
 
     @Test func jsonPostAndPut() async throws {
-        let parameters: Parameters = ["bird": "gannet", "quote": "it's \"wild\"\n", "wings": 2, "tags": ["sea", "white"], "nested": ["ok": true]]
+        let parameters: Parameters = [
+            "bird": "gannet", "quote": "it's \"wild\"\n", "wings": 2, "tags": ["sea", "white"], "nested": ["ok": true],
+        ]
         for method in ["POST", "PUT"] {
-            let request = try JSONRequestSerializer().request(method: method, urlString: servers.httpbin.appendingPathComponent("anything").absoluteString,
-                                                              parameters: parameters)
+            let request = try JSONRequestSerializer().request(
+                method: method,
+                urlString: servers.httpbin.appendingPathComponent("anything").absoluteString,
+                parameters: parameters
+            )
             try await expectSameEcho(request)
         }
     }
 
     @Test func multipartWithBinaryPart() async throws {
-        var request = try HTTPRequestSerializer().multipartFormRequest(method: "POST", urlString: servers.httpbin.appendingPathComponent("post").absoluteString,
-                                                                       parameters: ["title": "Gannets", "quote": "it's"]) { formData in
-            try formData.appendPart(data: Data((0...255).map(UInt8.init) + (0...255).map(UInt8.init)), name: "file", fileName: "bytes.bin",
-                                    mimeType: "application/octet-stream")
-            try formData.appendPart(data: Data("plain 'text' %s \\n\n".utf8), name: "notes", fileName: "notes.txt", mimeType: "text/plain")
+        var request = try HTTPRequestSerializer().multipartFormRequest(
+            method: "POST",
+            urlString: servers.httpbin.appendingPathComponent("post").absoluteString,
+            parameters: ["title": "Gannets", "quote": "it's"]
+        ) { formData in
+            try formData.appendPart(
+                data: Data((0...255).map(UInt8.init) + (0...255).map(UInt8.init)),
+                name: "file",
+                fileName: "bytes.bin",
+                mimeType: "application/octet-stream"
+            )
+            try formData.appendPart(
+                data: Data("plain 'text' %s \\n\n".utf8),
+                name: "notes",
+                fileName: "notes.txt",
+                mimeType: "text/plain"
+            )
         }
         // The serializer streams the body, which a description cannot show: it says so.
         #expect(request.cURLDescription().hasPrefix("# The body is streamed"))
@@ -109,9 +142,17 @@ struct CURLDescriptionTests {
 
     @Test func multipartUploadedFromAFile() async throws {
         let serializer = HTTPRequestSerializer()
-        let streamed = try serializer.multipartFormRequest(method: "POST", urlString: servers.httpbin.appendingPathComponent("post").absoluteString,
-                                                           parameters: ["title": "Gannets"]) { formData in
-            try formData.appendPart(data: Data((0...255).map(UInt8.init)), name: "file", fileName: "bytes.bin", mimeType: "application/octet-stream")
+        let streamed = try serializer.multipartFormRequest(
+            method: "POST",
+            urlString: servers.httpbin.appendingPathComponent("post").absoluteString,
+            parameters: ["title": "Gannets"]
+        ) { formData in
+            try formData.appendPart(
+                data: Data((0...255).map(UInt8.init)),
+                name: "file",
+                fileName: "bytes.bin",
+                mimeType: "application/octet-stream"
+            )
         }
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("gannet multipart '\(UUID()).body")
         defer { try? FileManager.default.removeItem(at: file) }
@@ -124,15 +165,23 @@ struct CURLDescriptionTests {
         #expect(description.contains("--data-binary @"))
         let viaCurl = try await curlEcho(description)
         let response = await withCheckedContinuation { continuation in
-            manager.uploadTask(with: request, fromFile: file, serializer: .passthrough) { continuation.resume(returning: $0) }.resume()
+            manager.uploadTask(with: request, fromFile: file, serializer: .passthrough) {
+                continuation.resume(returning: $0)
+            }.resume()
         }
         task.cancel()
         #expect(try echo(response.data ?? Data()) == viaCurl)
     }
 
     @Test func redirectIsFollowedLikeGannet() async throws {
-        var components = URLComponents(url: servers.httpbin.appendingPathComponent("redirect-to"), resolvingAgainstBaseURL: false)!
-        components.queryItems = [URLQueryItem(name: "url", value: "/anything?after=redirect"), URLQueryItem(name: "status_code", value: "303")]
+        var components = URLComponents(
+            url: servers.httpbin.appendingPathComponent("redirect-to"),
+            resolvingAgainstBaseURL: false
+        )!
+        components.queryItems = [
+            URLQueryItem(name: "url", value: "/anything?after=redirect"),
+            URLQueryItem(name: "status_code", value: "303"),
+        ]
         var request = URLRequest(url: components.url!)
         request.httpMethod = "POST"
         request.httpBody = Data("dropped=1".utf8)
@@ -147,7 +196,10 @@ struct CURLDescriptionTests {
         configuration.tls.caFile = "/etc/ssl/gannet test/ca.pem"
         let manager = SessionManager(configuration: configuration)
         defer { manager.finishTasksAndInvalidate() }
-        let task = manager.dataTask(with: URLRequest(url: servers.httpbin.appendingPathComponent("headers")), serializer: .passthrough) { _ in }
+        let task = manager.dataTask(
+            with: URLRequest(url: servers.httpbin.appendingPathComponent("headers")),
+            serializer: .passthrough
+        ) { _ in }
         defer { task.cancel() }
         let description = task.cURLDescription()
         #expect(description.contains("--header 'X-Session: from-configuration'"))

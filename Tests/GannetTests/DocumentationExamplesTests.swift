@@ -7,7 +7,10 @@ import Testing
 /// servers so that the documentation cannot drift from the API.
 @Suite("documentation examples")
 struct DocumentationExamplesTests {
-    struct User: Decodable, Sendable { let id: Int; let name: String }
+    struct User: Decodable, Sendable {
+        let id: Int
+        let name: String
+    }
 
     let servers: TestServers
     init() throws { servers = try TestServers.shared() }
@@ -30,21 +33,27 @@ struct DocumentationExamplesTests {
 
         let count = await withCheckedContinuation { (continuation: CheckedContinuation<Int, Never>) in
             // README: AFNetworking style
-            manager.GET("users", parameters: ["page": 2], success: { task, json in
-                let users = json as? [[String: Any]] ?? []
-                print(users.count, "users")
-                continuation.resume(returning: users.count)
-            }, failure: { task, error in
-                print("failed:", error)
-                continuation.resume(returning: -1)
-            })
+            manager.GET(
+                "users",
+                parameters: ["page": 2],
+                success: { task, json in
+                    let users = json as? [[String: Any]] ?? []
+                    print(users.count, "users")
+                    continuation.resume(returning: users.count)
+                },
+                failure: { task, error in
+                    print("failed:", error)
+                    continuation.resume(returning: -1)
+                }
+            )
         }
         #expect(count == 2)
 
         // README: async/await, a typed value
         var decodable = DecodableResponseSerializer<[User]>()
         decodable.acceptableContentTypes = nil
-        let users = try await manager.response(method: "GET", "users", parameters: ["page": 2], serializer: decodable).value
+        let users = try await manager.response(method: "GET", "users", parameters: ["page": 2], serializer: decodable)
+            .value
         #expect(users.map(\.name) == ["Northern gannet", "Cape gannet"])
 
         // README: the whole response (httpbin answers POST)

@@ -3,6 +3,7 @@ import Gannet
 import GannetTestSupport
 import Synchronization
 import Testing
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -37,13 +38,30 @@ func deliver(
     let calls = Mutex(0)
     var returned: SessionTask?
     var delivery = await withCheckedContinuation { (continuation: CheckedContinuation<Delivery, Never>) in
-        returned = start({ task, value in
-            calls.withLock { $0 += 1 }
-            continuation.resume(returning: Delivery(callbackTask: task, value: value, error: nil, onCompletionQueue: CompletionQueue.isCurrent))
-        }, { task, error in
-            calls.withLock { $0 += 1 }
-            continuation.resume(returning: Delivery(callbackTask: task, value: nil, error: error, onCompletionQueue: CompletionQueue.isCurrent))
-        })
+        returned = start(
+            { task, value in
+                calls.withLock { $0 += 1 }
+                continuation.resume(
+                    returning: Delivery(
+                        callbackTask: task,
+                        value: value,
+                        error: nil,
+                        onCompletionQueue: CompletionQueue.isCurrent
+                    )
+                )
+            },
+            { task, error in
+                calls.withLock { $0 += 1 }
+                continuation.resume(
+                    returning: Delivery(
+                        callbackTask: task,
+                        value: nil,
+                        error: error,
+                        onCompletionQueue: CompletionQueue.isCurrent
+                    )
+                )
+            }
+        )
     }
     delivery.returnedTask = returned
     #expect(calls.withLock { $0 } == 1)
@@ -52,7 +70,10 @@ func deliver(
 
 /// The manager every test starts from: the given base URL, the test CA trusted, handlers on
 /// ``CompletionQueue``.
-func makeManager(_ baseURL: URL?, configure: (inout SessionConfiguration) -> Void = { _ in }) throws -> HTTPSessionManager {
+func makeManager(
+    _ baseURL: URL?,
+    configure: (inout SessionConfiguration) -> Void = { _ in }
+) throws -> HTTPSessionManager {
     var configuration = SessionConfiguration.default
     configuration.tls.caFile = try TestServers.shared().certificates.caBundle
     configure(&configuration)
@@ -101,7 +122,8 @@ final class Counter: Sendable {
 final class ProgressRecorder: Sendable {
     private let state = Mutex<(calls: Int, completed: Int64, total: Int64)>((0, 0, 0))
     func record(_ progress: Progress) {
-        let completed = progress.completedUnitCount, total = progress.totalUnitCount
+        let completed = progress.completedUnitCount
+        let total = progress.totalUnitCount
         state.withLock { state in
             state.calls += 1
             if completed >= state.completed {

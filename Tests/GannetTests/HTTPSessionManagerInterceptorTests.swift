@@ -3,6 +3,7 @@ import Gannet
 import GannetTestSupport
 import Synchronization
 import Testing
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -26,8 +27,12 @@ struct HTTPSessionManagerInterceptorTests {
         let manager = try makeManager(servers.httpbin)
         manager.interceptor = Interceptor(adapters: [Header(name: "X-Manager", value: "m")])
         #expect(manager.session.interceptor != nil, "stored on the session")
-        let response = try await manager.response(method: "GET", "headers", serializer: JSONResponseSerializer(),
-                                                  interceptor: Interceptor(adapters: [Header(name: "X-Request", value: "r")]))
+        let response = try await manager.response(
+            method: "GET",
+            "headers",
+            serializer: JSONResponseSerializer(),
+            interceptor: Interceptor(adapters: [Header(name: "X-Request", value: "r")])
+        )
         let headers = try #require((response.value as? [String: any Sendable])?["headers"] as? [String: any Sendable])
         #expect(headers["X-Manager"] as? String == "m")
         #expect(headers["X-Request"] as? String == "r")

@@ -2,6 +2,7 @@ import Foundation
 import Gannet
 import GannetTestSupport
 import Testing
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -47,14 +48,18 @@ struct HTTPSessionManagerTests {
     @Test func headSucceedsWithTheTaskOnly() async throws {
         let calls = Counter()
         let task: SessionTask? = await withCheckedContinuation { continuation in
-            manager.HEAD("get", success: { task in
-                calls.increment()
-                #expect(CompletionQueue.isCurrent)
-                continuation.resume(returning: task)
-            }, failure: { _, error in
-                Issue.record("HEAD failed: \(error)")
-                continuation.resume(returning: nil)
-            })
+            manager.HEAD(
+                "get",
+                success: { task in
+                    calls.increment()
+                    #expect(CompletionQueue.isCurrent)
+                    continuation.resume(returning: task)
+                },
+                failure: { _, error in
+                    Issue.record("HEAD failed: \(error)")
+                    continuation.resume(returning: nil)
+                }
+            )
         }
         let response = try #require(task?.response as? HTTPURLResponse)
         #expect(response.statusCode == 200)
@@ -66,7 +71,13 @@ struct HTTPSessionManagerTests {
     @Test func postSendsAFormAndPerRequestHeadersWin() async throws {
         let manager = managerWithDefaultHeader()
         let delivery = await deliver { success, failure in
-            manager.POST("post", parameters: ["key": "value"], headers: ["field": "value"], success: success, failure: failure)
+            manager.POST(
+                "post",
+                parameters: ["key": "value"],
+                headers: ["field": "value"],
+                success: success,
+                failure: failure
+            )
         }
         #expect(delivery.succeeded)
         let task = try #require(delivery.callbackTask)
@@ -82,7 +93,13 @@ struct HTTPSessionManagerTests {
     @Test func putSendsAForm() async throws {
         let manager = managerWithDefaultHeader()
         let delivery = await deliver { success, failure in
-            manager.PUT("put", parameters: ["key": "value"], headers: ["field": "value"], success: success, failure: failure)
+            manager.PUT(
+                "put",
+                parameters: ["key": "value"],
+                headers: ["field": "value"],
+                success: success,
+                failure: failure
+            )
         }
         #expect(delivery.succeeded)
         #expect(delivery.callbackTask?.originalRequest?.httpMethod == "PUT")
@@ -93,7 +110,13 @@ struct HTTPSessionManagerTests {
     @Test func patchSendsAForm() async throws {
         let manager = managerWithDefaultHeader()
         let delivery = await deliver { success, failure in
-            manager.PATCH("patch", parameters: ["key": "value"], headers: ["field": "value"], success: success, failure: failure)
+            manager.PATCH(
+                "patch",
+                parameters: ["key": "value"],
+                headers: ["field": "value"],
+                success: success,
+                failure: failure
+            )
         }
         #expect(delivery.succeeded)
         #expect(delivery.callbackTask?.originalRequest?.httpMethod == "PATCH")
@@ -103,7 +126,13 @@ struct HTTPSessionManagerTests {
     @Test func deletePutsParametersInTheQueryString() async throws {
         let manager = managerWithDefaultHeader()
         let delivery = await deliver { success, failure in
-            manager.DELETE("delete", parameters: ["key": "value"], headers: ["field": "value"], success: success, failure: failure)
+            manager.DELETE(
+                "delete",
+                parameters: ["key": "value"],
+                headers: ["field": "value"],
+                success: success,
+                failure: failure
+            )
         }
         #expect(delivery.succeeded)
         #expect(delivery.callbackTask?.originalRequest?.httpMethod == "DELETE")
@@ -126,15 +155,30 @@ struct HTTPSessionManagerTests {
         let file = try temporaryFile(Data("file contents\n".utf8), name: "notes.txt")
         defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
         let delivery = await deliver { success, failure in
-            manager.POST("post", parameters: ["key": "value"], headers: ["field": "value"], constructingBodyWith: { formData in
-                try formData.appendPart(fileURL: file, name: "document")
-                try formData.appendPart(data: Data("Data".utf8), name: "DataName", fileName: "DataFileName", mimeType: "data")
-            }, success: success, failure: failure)
+            manager.POST(
+                "post",
+                parameters: ["key": "value"],
+                headers: ["field": "value"],
+                constructingBodyWith: { formData in
+                    try formData.appendPart(fileURL: file, name: "document")
+                    try formData.appendPart(
+                        data: Data("Data".utf8),
+                        name: "DataName",
+                        fileName: "DataFileName",
+                        mimeType: "data"
+                    )
+                },
+                success: success,
+                failure: failure
+            )
         }
         #expect(delivery.succeeded)
         let task = try #require(delivery.callbackTask)
         #expect(task.originalRequest?.value(forHTTPHeaderField: "field") == "value")
-        #expect(task.originalRequest?.value(forHTTPHeaderField: "Content-Type")?.hasPrefix("multipart/form-data; boundary=") == true)
+        #expect(
+            task.originalRequest?.value(forHTTPHeaderField: "Content-Type")?.hasPrefix("multipart/form-data; boundary=")
+                == true
+        )
         let echo = try echo(delivery.value)
         #expect(field(echo, "form", "key") == "value")
         #expect(field(echo, "files", "document") == "file contents\n")
@@ -144,9 +188,14 @@ struct HTTPSessionManagerTests {
     @Test func multipartBlockErrorReachesFailureWithoutATask() async throws {
         let missing = URL(fileURLWithPath: "/nonexistent/gannet-\(UUID().uuidString)")
         let delivery = await deliver { success, failure in
-            manager.POST("post", constructingBodyWith: { formData in
-                try formData.appendPart(fileURL: missing, name: "file")
-            }, success: success, failure: failure)
+            manager.POST(
+                "post",
+                constructingBodyWith: { formData in
+                    try formData.appendPart(fileURL: missing, name: "file")
+                },
+                success: success,
+                failure: failure
+            )
         }
         #expect(delivery.returnedTask == nil)
         #expect(delivery.callbackTask == nil)
@@ -249,16 +298,35 @@ struct HTTPSessionManagerTests {
         let calls = Counter()
         let delivery = await withCheckedContinuation { (continuation: CheckedContinuation<Delivery, Never>) in
             let task = manager.dataTask(
-                withHTTPMethod: "GET", URLString: "get", parameters: nil, headers: ["X-Foo": "request value"],
-                uploadProgress: nil, downloadProgress: nil,
+                withHTTPMethod: "GET",
+                URLString: "get",
+                parameters: nil,
+                headers: ["X-Foo": "request value"],
+                uploadProgress: nil,
+                downloadProgress: nil,
                 success: { task, value in
                     calls.increment()
-                    continuation.resume(returning: Delivery(callbackTask: task, value: value, error: nil, onCompletionQueue: CompletionQueue.isCurrent))
+                    continuation.resume(
+                        returning: Delivery(
+                            callbackTask: task,
+                            value: value,
+                            error: nil,
+                            onCompletionQueue: CompletionQueue.isCurrent
+                        )
+                    )
                 },
                 failure: { task, error in
                     calls.increment()
-                    continuation.resume(returning: Delivery(callbackTask: task, value: nil, error: error, onCompletionQueue: CompletionQueue.isCurrent))
-                })
+                    continuation.resume(
+                        returning: Delivery(
+                            callbackTask: task,
+                            value: nil,
+                            error: error,
+                            onCompletionQueue: CompletionQueue.isCurrent
+                        )
+                    )
+                }
+            )
             #expect(task?.state == .suspended)
             task?.resume()
         }
@@ -286,7 +354,13 @@ struct HTTPSessionManagerTests {
         let recorder = ProgressRecorder()
         let payload = String(repeating: "AFNetworking", count: 2000)
         let delivery = await deliver { success, failure in
-            manager.POST("post", parameters: ["payload": payload], progress: { recorder.record($0) }, success: success, failure: failure)
+            manager.POST(
+                "post",
+                parameters: ["payload": payload],
+                progress: { recorder.record($0) },
+                success: success,
+                failure: failure
+            )
         }
         #expect(delivery.succeeded)
         let expected = Int64(("payload=" + payload).utf8.count)
@@ -299,12 +373,25 @@ struct HTTPSessionManagerTests {
         let recorder = ProgressRecorder()
         let payload = Data(String(repeating: "AFNetworking", count: 2000).utf8)
         let delivery = await deliver { success, failure in
-            manager.POST("post", constructingBodyWith: { formData in
-                try formData.appendPart(data: payload, name: "AFNetworking", fileName: "AFNetworking", mimeType: "text/html")
-            }, progress: { recorder.record($0) }, success: success, failure: failure)
+            manager.POST(
+                "post",
+                constructingBodyWith: { formData in
+                    try formData.appendPart(
+                        data: payload,
+                        name: "AFNetworking",
+                        fileName: "AFNetworking",
+                        mimeType: "text/html"
+                    )
+                },
+                progress: { recorder.record($0) },
+                success: success,
+                failure: failure
+            )
         }
         #expect(delivery.succeeded)
-        let length = try #require(Int64(delivery.callbackTask?.originalRequest?.value(forHTTPHeaderField: "Content-Length") ?? ""))
+        let length = try #require(
+            Int64(delivery.callbackTask?.originalRequest?.value(forHTTPHeaderField: "Content-Length") ?? "")
+        )
         #expect(length > Int64(payload.count))
         #expect(recorder.completed == length)
     }

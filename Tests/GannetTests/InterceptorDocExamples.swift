@@ -1,5 +1,6 @@
 import Foundation
 import Gannet
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -34,8 +35,11 @@ private struct OAuthAuthenticator: Authenticator {
         request.httpBody = Data("grant_type=refresh_token&refresh_token=\(credential.refreshToken)".utf8)
         let (data, _) = try await manager.data(for: request)
         let token = try JSONDecoder().decode(TokenResponse.self, from: data)
-        return OAuthCredential(accessToken: token.access_token, refreshToken: token.refresh_token,
-                               expiration: Date(timeIntervalSinceNow: token.expires_in))
+        return OAuthCredential(
+            accessToken: token.access_token,
+            refreshToken: token.refresh_token,
+            expiration: Date(timeIntervalSinceNow: token.expires_in)
+        )
     }
 }
 
@@ -48,20 +52,29 @@ private struct TokenResponse: Decodable {
 private func documentedUsage(request: URLRequest, tokenURL: URL, storedCredential: OAuthCredential) async throws {
     let manager = SessionManager()
     manager.interceptor = RetryPolicy()
-    let task = manager.dataTask(with: request, serializer: .passthrough,
-                                interceptor: APIKey()) { response in
+    let task = manager.dataTask(
+        with: request,
+        serializer: .passthrough,
+        interceptor: APIKey()
+    ) { response in
         print(response.statusCode ?? 0)
     }
     task.resume()
 
-    let authentication = AuthenticationInterceptor(authenticator: OAuthAuthenticator(tokenURL: tokenURL),
-                                                   credential: storedCredential)
+    let authentication = AuthenticationInterceptor(
+        authenticator: OAuthAuthenticator(tokenURL: tokenURL),
+        credential: storedCredential
+    )
     manager.interceptor = authentication
 
     let http = HTTPSessionManager(baseURL: URL(string: "https://api.example.com/v1/"))
     http.interceptor = Interceptor(interceptors: [RetryPolicy(), authentication])
-    let users = try await http.response(method: "GET", "users", serializer: JSONResponseSerializer(),
-                                        interceptor: APIKey())
+    let users = try await http.response(
+        method: "GET",
+        "users",
+        serializer: JSONResponseSerializer(),
+        interceptor: APIKey()
+    )
     _ = users
     manager.interceptor = RetryPolicy(retryLimit: 4, retryableHTTPMethods: ["GET", "POST"])
 }

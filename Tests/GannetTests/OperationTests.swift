@@ -3,6 +3,7 @@ import Gannet
 import GannetTestSupport
 import Synchronization
 import Testing
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -30,7 +31,10 @@ struct OperationTests {
     }
 
     func counts(_ key: String) async throws -> Counts {
-        let response = try await manager.get(servers.url(.concurrencyStats(key: key)).absoluteString, serializer: HTTPResponseSerializer())
+        let response = try await manager.get(
+            servers.url(.concurrencyStats(key: key)).absoluteString,
+            serializer: HTTPResponseSerializer()
+        )
         return try JSONDecoder().decode(Counts.self, from: response.value)
     }
 
@@ -51,9 +55,14 @@ struct OperationTests {
     }
 
     /// Adds `operations` as a batch and returns once its completion ran.
-    func run(_ operations: [Operation], on queue: OperationQueue, progress: (@Sendable (Int, Int) -> Void)? = nil) async {
+    func run(_ operations: [Operation], on queue: OperationQueue, progress: (@Sendable (Int, Int) -> Void)? = nil) async
+    {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let batch = HTTPRequestOperation.batch(of: operations, progress: progress, completion: { _ in continuation.resume() })
+            let batch = HTTPRequestOperation.batch(
+                of: operations,
+                progress: progress,
+                completion: { _ in continuation.resume() }
+            )
             queue.addOperations(batch, waitUntilFinished: false)
         }
     }
@@ -80,9 +89,12 @@ struct OperationTests {
         let key = UUID().uuidString
         let order = Mutex<[Int]>([])
         let operations = (0..<4).map { index in
-            manager.operation(for: holdRequest(key, milliseconds: 300), success: { _, _ in
-                order.withLock { $0.append(index) }
-            })
+            manager.operation(
+                for: holdRequest(key, milliseconds: 300),
+                success: { _, _ in
+                    order.withLock { $0.append(index) }
+                }
+            )
         }
         // 3 after 2 after 1 after 0, added in reverse to a queue that could run all four at once.
         for index in 1..<4 { operations[index].addDependency(operations[index - 1]) }
@@ -102,9 +114,12 @@ struct OperationTests {
         queue.maxConcurrentOperationCount = 2
         let failures = Mutex<[any Error]>([])
         let operations = (0..<6).map { _ in
-            manager.operation(for: holdRequest(key, milliseconds: 60_000), failure: { _, error in
-                failures.withLock { $0.append(error) }
-            })
+            manager.operation(
+                for: holdRequest(key, milliseconds: 60_000),
+                failure: { _, error in
+                    failures.withLock { $0.append(error) }
+                }
+            )
         }
         let batchDone = Counter()
         for operation in HTTPRequestOperation.batch(of: operations, completion: { _ in batchDone.increment() }) {
@@ -137,18 +152,28 @@ struct OperationTests {
         queue.maxConcurrentOperationCount = 4
         let reports = Mutex<[Int]>([])
         let operations = (0..<20).map { index in
-            manager.operation(for: URLRequest(url: servers.httpbin.appendingPathComponent("get").appending(queryItems: [.init(name: "n", value: "\(index)")])))
+            manager.operation(
+                for: URLRequest(
+                    url: servers.httpbin.appendingPathComponent("get").appending(queryItems: [
+                        .init(name: "n", value: "\(index)")
+                    ])
+                )
+            )
         }
         let completions = Counter()
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let batch = HTTPRequestOperation.batch(of: operations, progress: { finished, total in
-                #expect(total == 20)
-                reports.withLock { $0.append(finished) }
-            }, completion: { finished in
-                completions.increment()
-                #expect(finished.count == 20)
-                continuation.resume()
-            })
+            let batch = HTTPRequestOperation.batch(
+                of: operations,
+                progress: { finished, total in
+                    #expect(total == 20)
+                    reports.withLock { $0.append(finished) }
+                },
+                completion: { finished in
+                    completions.increment()
+                    #expect(finished.count == 20)
+                    continuation.resume()
+                }
+            )
             #expect(batch.count == 21)
             queue.addOperations(batch, waitUntilFinished: false)
         }
@@ -210,7 +235,10 @@ struct OperationTests {
     @Test func cancelledBeforeItStartsItFinishesWithoutSending() async throws {
         let key = UUID().uuidString
         let failed = Counter()
-        let operation = manager.operation(for: holdRequest(key, milliseconds: 100), failure: { _, _ in failed.increment() })
+        let operation = manager.operation(
+            for: holdRequest(key, milliseconds: 100),
+            failure: { _, _ in failed.increment() }
+        )
         operation.cancel()
         let queue = OperationQueue()
         queue.addOperation(operation)

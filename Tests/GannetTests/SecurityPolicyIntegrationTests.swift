@@ -18,7 +18,9 @@ struct SecurityPolicyIntegrationTests {
     @Test(arguments: [SecurityPolicy.PinningMode.publicKey, .certificate])
     func pinningPolicyNeedsAnHTTPSBaseURL(_ mode: SecurityPolicy.PinningMode) throws {
         let policy = SecurityPolicy(pinningMode: mode, withPinnedCertificates: [])
-        #expect(throws: InsecureTransportError.self) { try HTTPSessionManager(baseURL: URL(string: "http://example.com"), securityPolicy: policy) }
+        #expect(throws: InsecureTransportError.self) {
+            try HTTPSessionManager(baseURL: URL(string: "http://example.com"), securityPolicy: policy)
+        }
         #expect(throws: InsecureTransportError.self) { try HTTPSessionManager(baseURL: nil, securityPolicy: policy) }
         _ = try HTTPSessionManager(baseURL: URL(string: "https://example.com"), securityPolicy: policy)
     }
@@ -29,13 +31,19 @@ struct SecurityPolicyIntegrationTests {
     }
 
     @Test func publicKeyPinningPassesWithTheRightKeyAndRefusesAnother() async throws {
-        var policy = SecurityPolicy(pinningMode: .publicKey, withPinnedCertificates: [try certificate(servers.certificates.leaf(.good).pem)])
+        var policy = SecurityPolicy(
+            pinningMode: .publicKey,
+            withPinnedCertificates: [try certificate(servers.certificates.leaf(.good).pem)]
+        )
         policy.trustStore = try .caFile(servers.certificates.caBundle)
         let manager = try HTTPSessionManager(baseURL: servers.nginxTLS, securityPolicy: policy)
         manager.responseSerializer = StringResponseSerializer()
         #expect(try await manager.get("small").value as? String == "ok")
 
-        var wrong = SecurityPolicy(pinningMode: .publicKey, withPinnedCertificates: [try certificate(servers.certificates.leaf(.rsa).pem)])
+        var wrong = SecurityPolicy(
+            pinningMode: .publicKey,
+            withPinnedCertificates: [try certificate(servers.certificates.leaf(.rsa).pem)]
+        )
         wrong.trustStore = try .caFile(servers.certificates.caBundle)
         let refused = try HTTPSessionManager(baseURL: servers.nginxTLS, securityPolicy: wrong)
         let marker = "policy-\(UUID().uuidString)"
@@ -46,7 +54,10 @@ struct SecurityPolicyIntegrationTests {
     }
 
     @Test func certificatePinningRequiresAPinnedCertificateInAValidChain() async throws {
-        var policy = SecurityPolicy(pinningMode: .certificate, withPinnedCertificates: [try certificate(servers.certificates.intermediateCA)])
+        var policy = SecurityPolicy(
+            pinningMode: .certificate,
+            withPinnedCertificates: [try certificate(servers.certificates.intermediateCA)]
+        )
         policy.trustStore = try .caFile(servers.certificates.caBundle)
         let manager = try HTTPSessionManager(baseURL: servers.nginxTLS, securityPolicy: policy)
         manager.responseSerializer = StringResponseSerializer()
@@ -55,7 +66,13 @@ struct SecurityPolicyIntegrationTests {
         // AFNetworking's order: the chain is validated against the store first.
         let systemStore = try HTTPSessionManager(
             baseURL: servers.nginxTLS,
-            securityPolicy: SecurityPolicy(pinningMode: .certificate, withPinnedCertificates: [try certificate(servers.certificates.intermediateCA)]))
-        await #expect { try await systemStore.get("small") } throws: { ($0 as? URLError)?.code == .serverCertificateHasUnknownRoot }
+            securityPolicy: SecurityPolicy(
+                pinningMode: .certificate,
+                withPinnedCertificates: [try certificate(servers.certificates.intermediateCA)]
+            )
+        )
+        await #expect { try await systemStore.get("small") } throws: {
+            ($0 as? URLError)?.code == .serverCertificateHasUnknownRoot
+        }
     }
 }

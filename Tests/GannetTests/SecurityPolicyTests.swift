@@ -20,7 +20,10 @@ struct SecurityPolicyTests {
     }
 
     @Test func pinningPolicyWithHTTPSBaseURLIsAccepted() throws {
-        let manager = try HTTPSessionManager(baseURL: URL(string: "https://example.com"), securityPolicy: RequiresHTTPS())
+        let manager = try HTTPSessionManager(
+            baseURL: URL(string: "https://example.com"),
+            securityPolicy: RequiresHTTPS()
+        )
         #expect(manager.securityPolicy is RequiresHTTPS)
         #expect(manager.session.configuration.tls.serverTrustEvaluator is RequiresHTTPS)
     }
@@ -43,7 +46,10 @@ struct SecurityPolicyTests {
     }
 
     @Test func errorNeverCarriesCredentials() {
-        let error = InsecureTransportError(url: URL(string: "http://user:secret@example.com/x"), reason: .insecureRequestURL)
+        let error = InsecureTransportError(
+            url: URL(string: "http://user:secret@example.com/x"),
+            reason: .insecureRequestURL
+        )
         #expect(error.url?.absoluteString == "http://example.com/x")
         #expect(!error.description.contains("secret"))
     }
@@ -78,6 +84,8 @@ struct SecurityPolicyTests {
         }
         let servers = try TestServers.shared()
         let manager = try HTTPSessionManager(baseURL: servers.nginxTLS, securityPolicy: Rejects())
-        await #expect { try await manager.get("small") } throws: { ($0 as? URLError)?.code == .serverCertificateUntrusted }
+        await #expect { try await manager.get("small") } throws: {
+            ($0 as? URLError)?.code == .serverCertificateUntrusted
+        }
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import Gannet
 import GannetTestSupport
 import Testing
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -62,7 +63,12 @@ struct SerializerSettingsTests {
         #expect(code(after.error) == .jsonDecodingFailed)
         // And JSON that a server labels text/html now parses.
         let labelled = await deliver { success, failure in
-            manager.GET("response-headers", parameters: ["Content-Type": "text/html", "name": "gannet"], success: success, failure: failure)
+            manager.GET(
+                "response-headers",
+                parameters: ["Content-Type": "text/html", "name": "gannet"],
+                success: success,
+                failure: failure
+            )
         }
         #expect(labelled.succeeded)
         #expect((labelled.value as? [String: Any])?["name"] as? String == "gannet")
@@ -88,7 +94,9 @@ struct SerializerSettingsTests {
         let missing = servers.url(.status(404)).absoluteString
         await #expect(throws: ResponseSerializationError.self) { try await manager.get(missing) }
         // httpbin's 404 is empty text/html: the text entry refuses it on its status.
-        let refusedByEntry = await #expect(throws: ResponseSerializationError.self) { try await manager.get("status/404") }
+        let refusedByEntry = await #expect(throws: ResponseSerializationError.self) {
+            try await manager.get("status/404")
+        }
         #expect(refusedByEntry?.code == .unacceptableStatusCode)
 
         manager.responseSerializer.acceptableStatusCodes.insert(404)
@@ -98,7 +106,9 @@ struct SerializerSettingsTests {
 
         // The text entry accepts the registry's codes too: the 404 passes validation, and only
         // its missing body is then an error (a 404 is not a status without a body).
-        let acceptedByEntry = await #expect(throws: ResponseSerializationError.self) { try await manager.get("status/404") }
+        let acceptedByEntry = await #expect(throws: ResponseSerializationError.self) {
+            try await manager.get("status/404")
+        }
         #expect(acceptedByEntry?.code == .inputDataNilOrZeroLength)
         let json = try await manager.get("json")
         #expect((json.value as? [String: Any])?["slideshow"] != nil)
@@ -107,7 +117,9 @@ struct SerializerSettingsTests {
     @Test func registryAcceptsExtraContentTypesWithoutAFallback() throws {
         var registry = ResponseSerializerRegistry(entries: [.init(JSONResponseSerializer(), for: [.json])])
         let url = try #require(URL(string: "http://127.0.0.1/x"))
-        let html = try #require(HTTPURLResponse(url: url, statusCode: 200, httpVersion: nil, headerFields: ["Content-Type": "text/html"]))
+        let html = try #require(
+            HTTPURLResponse(url: url, statusCode: 200, httpVersion: nil, headerFields: ["Content-Type": "text/html"])
+        )
         #expect(throws: ResponseSerializationError.self) {
             try registry.serialize(request: nil, response: html, data: Data("<p>".utf8), error: nil)
         }
@@ -123,12 +135,19 @@ struct SerializerSettingsTests {
         }
         #expect(refused?.code == .unacceptableContentType)
 
-        let echo = try await manager.get("response-headers", parameters: parameters, as: NamedEcho.self, acceptingContentTypes: [.html])
+        let echo = try await manager.get(
+            "response-headers",
+            parameters: parameters,
+            as: NamedEcho.self,
+            acceptingContentTypes: [.html]
+        )
         #expect(echo.name == "gannet")
 
         let viaSerializer = try await manager.get(
-            "response-headers", parameters: parameters,
-            serializer: DecodableResponseSerializer(of: NamedEcho.self).accepting(contentTypes: [.html]))
+            "response-headers",
+            parameters: parameters,
+            serializer: DecodableResponseSerializer(of: NamedEcho.self).accepting(contentTypes: [.html])
+        )
         #expect(viaSerializer.value.name == "gannet")
         #expect(viaSerializer.statusCode == 200)
     }
@@ -139,7 +158,10 @@ struct SerializerSettingsTests {
         }
         #expect(refused?.code == .unacceptableStatusCode)
 
-        let accepted = try await manager.get("status/404", serializer: HTTPResponseSerializer().accepting(statusCodes: [404]))
+        let accepted = try await manager.get(
+            "status/404",
+            serializer: HTTPResponseSerializer().accepting(statusCodes: [404])
+        )
         #expect(accepted.statusCode == 404)
 
         // The decoding shorthand: a 404 is no longer refused on its status (its empty body is

@@ -1,5 +1,5 @@
-import Testing
 import GannetXML
+import Testing
 
 @Suite("Event parser: input split anywhere")
 struct XMLChunkingTests {

@@ -1,5 +1,5 @@
-import Testing
 import GannetXML
+import Testing
 
 @Suite("Document tree")
 struct XMLDocumentTests {
@@ -40,13 +40,17 @@ struct XMLDocumentTests {
     }
 
     @Test func keepsMixedContentInOrder() throws {
-        let document = try XMLDocument.parse(data: Data("<p>Hello <b>bold</b> world<![CDATA[ <x> ]]><!--c--><?t d?></p>".utf8))
+        let document = try XMLDocument.parse(
+            data: Data("<p>Hello <b>bold</b> world<![CDATA[ <x> ]]><!--c--><?t d?></p>".utf8)
+        )
         let paragraph = try #require(document.root)
         let bold = try #require(paragraph.element(named: "b"))
-        #expect(paragraph.children == [
-            .text("Hello "), .element(bold), .text(" world"), .cdata(" <x> "), .comment("c"),
-            .processingInstruction(target: "t", data: "d"),
-        ])
+        #expect(
+            paragraph.children == [
+                .text("Hello "), .element(bold), .text(" world"), .cdata(" <x> "), .comment("c"),
+                .processingInstruction(target: "t", data: "d"),
+            ]
+        )
         #expect(paragraph.text == "Hello bold world <x> ")
         #expect(bold.parent == paragraph)
         #expect(paragraph.parent == nil)
@@ -61,10 +65,12 @@ struct XMLDocumentTests {
         let document = try XMLDocument.parse(data: Data(xml.utf8))
         let root = try #require(document.root)
         #expect(root.namespaceURI == "http://www.w3.org/2005/Atom")
-        #expect(root.namespaceDeclarations == [
-            XMLNamespaceDeclaration(prefix: nil, uri: "http://www.w3.org/2005/Atom"),
-            XMLNamespaceDeclaration(prefix: "media", uri: "http://search.yahoo.com/mrss/"),
-        ])
+        #expect(
+            root.namespaceDeclarations == [
+                XMLNamespaceDeclaration(prefix: nil, uri: "http://www.w3.org/2005/Atom"),
+                XMLNamespaceDeclaration(prefix: "media", uri: "http://search.yahoo.com/mrss/"),
+            ]
+        )
         let atom = "http://www.w3.org/2005/Atom"
         #expect(root.elements(named: "entry", namespaceURI: atom).count == 2)
         #expect(root.elements(named: "entry", namespaceURI: "urn:other").isEmpty)

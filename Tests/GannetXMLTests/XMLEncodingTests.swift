@@ -1,5 +1,5 @@
-import Testing
 import GannetXML
+import Testing
 
 @Suite("Event parser: encodings")
 struct XMLEncodingTests {
@@ -21,18 +21,37 @@ struct XMLEncodingTests {
         }
         let recorded = try events(bytes)
         #expect(recorded.contains(.characters(Self.text)))
-        #expect(recorded.contains(.startElement(
-            name: "t", prefix: nil, namespaceURI: nil, attributes: [XMLAttribute(name: "a", value: Self.text)], namespaces: [])))
+        #expect(
+            recorded.contains(
+                .startElement(
+                    name: "t",
+                    prefix: nil,
+                    namespaceURI: nil,
+                    attributes: [XMLAttribute(name: "a", value: Self.text)],
+                    namespaces: []
+                )
+            )
+        )
     }
 
     @Test func iso88591Declared() throws {
         // "café déjà vu" in Latin-1: é = 0xE9, à = 0xE0.
-        let bytes = Array(#"<?xml version="1.0" encoding="ISO-8859-1"?><t v=""#.utf8) + [0xE9]
+        let bytes =
+            Array(#"<?xml version="1.0" encoding="ISO-8859-1"?><t v=""#.utf8) + [0xE9]
             + Array(#"">caf"#.utf8) + [0xE9] + Array(" d".utf8) + [0xE9, 0x6A, 0xE0] + Array(" vu</t>".utf8)
         let recorded = try events(bytes)
         #expect(recorded.contains(.characters("café déjà vu")))
-        #expect(recorded.contains(.startElement(
-            name: "t", prefix: nil, namespaceURI: nil, attributes: [XMLAttribute(name: "v", value: "é")], namespaces: [])))
+        #expect(
+            recorded.contains(
+                .startElement(
+                    name: "t",
+                    prefix: nil,
+                    namespaceURI: nil,
+                    attributes: [XMLAttribute(name: "v", value: "é")],
+                    namespaces: []
+                )
+            )
+        )
     }
 
     @Test func windows1252DeclaredGoesThroughIconv() throws {

@@ -1,6 +1,6 @@
-import Testing
-import GannetXML
 import GannetTestSupport
+import GannetXML
+import Testing
 
 /// Through the real engine, against httpbin on loopback.
 @Suite("XML end to end")
@@ -12,8 +12,11 @@ struct XMLEndToEndTests {
         var titles: [String] = []
         private var inTitle = false
         mutating func startElement(
-            name: String, prefix: String?, namespaceURI: String?,
-            attributes: [XMLAttribute], namespaces: [XMLNamespaceDeclaration]
+            name: String,
+            prefix: String?,
+            namespaceURI: String?,
+            attributes: [XMLAttribute],
+            namespaces: [XMLNamespaceDeclaration]
         ) {
             inTitle = name == "title"
         }

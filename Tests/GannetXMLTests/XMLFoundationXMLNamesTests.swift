@@ -1,8 +1,9 @@
+import GannetXML
 // This file imports FoundationXML and GannetXML together on purpose: both declare
 // `XMLDocument`, `XMLElement` and `XMLNode`, and docs/xml.md says to qualify them with the module
 // name in such a file. If this file compiles, that advice works.
 import Testing
-import GannetXML
+
 #if canImport(FoundationXML)
 import FoundationXML
 #endif

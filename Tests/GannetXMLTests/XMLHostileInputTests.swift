@@ -1,6 +1,6 @@
-import Testing
-import GannetXML
 import GannetTestSupport
+import GannetXML
+import Testing
 
 /// SECURITY-CASES.md 32: hostile XML ends in an error or harmless output, never loads anything,
 /// never leaks a file, and never takes more than 50 MB.
@@ -41,7 +41,9 @@ struct XMLHostileInputTests {
 
     /// Parses with both the event parser and the tree, checking the memory each one takes.
     func expectRefused(
-        _ xml: String, options: XMLParsingOptions = XMLParsingOptions(), code: XMLError.Code,
+        _ xml: String,
+        options: XMLParsingOptions = XMLParsingOptions(),
+        code: XMLError.Code,
         sourceLocation: SourceLocation = #_sourceLocation
     ) {
         let (eventError, eventBytes) = peakMemoryGrowth { parseError(xml, options: options) }
@@ -89,9 +91,17 @@ struct XMLHostileInputTests {
             <r a="&full;">&full;<b>&co;</b></r>
             """
         let recorded = try events(xml, options: Self.trusting)
-        #expect(recorded.contains(.startElement(
-            name: "r", prefix: nil, namespaceURI: nil,
-            attributes: [XMLAttribute(name: "a", value: "Gannet & Co Ltd & é")], namespaces: [])))
+        #expect(
+            recorded.contains(
+                .startElement(
+                    name: "r",
+                    prefix: nil,
+                    namespaceURI: nil,
+                    attributes: [XMLAttribute(name: "a", value: "Gannet & Co Ltd & é")],
+                    namespaces: []
+                )
+            )
+        )
         #expect(recorded.contains(.characters("Gannet & Co Ltd & é")))
         #expect(recorded.contains(.characters("Gannet & Co")))
         let document = try XMLDocument.parse(data: Data(xml.utf8), options: Self.trusting)
@@ -109,7 +119,8 @@ struct XMLHostileInputTests {
     }
 
     @Test func unparsedAndParameterEntitiesStayRefusedWhenInternalOnesAreAllowed() {
-        let unparsed = "<!DOCTYPE r [<!NOTATION gif SYSTEM \"image/gif\"><!ENTITY pic SYSTEM \"pic.gif\" NDATA gif>]><r/>"
+        let unparsed =
+            "<!DOCTYPE r [<!NOTATION gif SYSTEM \"image/gif\"><!ENTITY pic SYSTEM \"pic.gif\" NDATA gif>]><r/>"
         #expect(parseError(unparsed, options: Self.trusting)?.code == .entityDeclarationRefused)
         let parameter = "<!DOCTYPE r [<!ENTITY % p \"<!ENTITY x 'y'>\"> %p;]><r>&x;</r>"
         #expect(parseError(parameter)?.code == .entityDeclarationRefused)
@@ -213,8 +224,14 @@ struct XMLHostileInputTests {
         }
         #expect(error?.code == .textTooLarge)
         #expect(bytes < fiftyMegabytes)
-        #expect(parseError("<a><!--\(String(repeating: "c", count: 1_000_001))--></a>", options: options)?.code == .textTooLarge)
-        #expect(parseError("<a><![CDATA[\(String(repeating: "c", count: 1_000_001))]]></a>", options: options)?.code == .textTooLarge)
+        #expect(
+            parseError("<a><!--\(String(repeating: "c", count: 1_000_001))--></a>", options: options)?.code
+                == .textTooLarge
+        )
+        #expect(
+            parseError("<a><![CDATA[\(String(repeating: "c", count: 1_000_001))]]></a>", options: options)?.code
+                == .textTooLarge
+        )
     }
 
     @Test func anEndlessCommentOrAttributeIsCutOffInBoundedMemory() {
@@ -266,8 +283,11 @@ struct XMLHostileInputTests {
             var items = 0
             var textBytes = 0
             mutating func startElement(
-                name: String, prefix: String?, namespaceURI: String?,
-                attributes: [XMLAttribute], namespaces: [XMLNamespaceDeclaration]
+                name: String,
+                prefix: String?,
+                namespaceURI: String?,
+                attributes: [XMLAttribute],
+                namespaces: [XMLNamespaceDeclaration]
             ) {
                 if name == "item" { items += 1 }
             }

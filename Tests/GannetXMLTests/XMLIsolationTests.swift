@@ -1,5 +1,6 @@
-import Testing
 import GannetXML
+import Testing
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -45,7 +46,10 @@ struct XMLIsolationTests {
         let output = try capture.finish()
         // The capture itself works: the marker went through it.
         #expect(output.contains(marker))
-        for word in ["parser error", "namespace error", "namespace warning", "encoding error", "error :", "warning :", "Entity:", "I/O"] {
+        for word in [
+            "parser error", "namespace error", "namespace warning", "encoding error", "error :", "warning :", "Entity:",
+            "I/O",
+        ] {
             #expect(!output.contains(word), "stderr got: \(output)")
         }
     }
@@ -53,7 +57,8 @@ struct XMLIsolationTests {
     @Test func manyParsersRunAtOnceWithTheSameResultsAsOneByOne() async throws {
         let documents: [String] = (0..<24).map { index in
             switch index % 4 {
-            case 0: "<list n='\(index)'>\(String(repeating: "<item a='\(index)'>text &amp; \(index)</item>", count: 300))</list>"
+            case 0:
+                "<list n='\(index)'>\(String(repeating: "<item a='\(index)'>text &amp; \(index)</item>", count: 300))</list>"
             case 1: "<a>\n<b>\(index)</c></a>"
             case 2: "<!DOCTYPE r [<!ENTITY e 'x'>]><r>&e;</r>"
             default: "<?xml version='1.0' encoding='ISO-8859-1'?><r xmlns='urn:\(index)'><c>\(index)</c></r>"
@@ -63,7 +68,8 @@ struct XMLIsolationTests {
             do {
                 let recorded = try XMLStreamParser.parse(Data(xml.utf8), handler: XMLEventRecorder()).events
                 let tree = try XMLDocument.parse(data: Data(xml.utf8))
-                return "\(recorded.count) \(tree.root?.descendants(named: "item").count ?? -1) \(tree.root?.text.count ?? -1)"
+                return
+                    "\(recorded.count) \(tree.root?.descendants(named: "item").count ?? -1) \(tree.root?.text.count ?? -1)"
             } catch let error as XMLError {
                 return "\(error.code) \(error.line):\(error.column) \(error.message)"
             } catch {

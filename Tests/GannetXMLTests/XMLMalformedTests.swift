@@ -1,5 +1,5 @@
-import Testing
 import GannetXML
+import Testing
 
 @Suite("Event parser: malformed input")
 struct XMLMalformedTests {
@@ -54,7 +54,8 @@ struct XMLMalformedTests {
         let error = try #require(parseError("<a>&nbsp;</a>"))
         #expect(error.code == .undeclaredEntity)
         // Also when an external DTD (never loaded) might have declared it.
-        let xhtml = #"<!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.0 Strict//EN" "http://www.w3.org/TR/xhtml1/DTD/xhtml1-strict.dtd"><html>&nbsp;</html>"#
+        let xhtml =
+            #"<!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.0 Strict//EN" "http://www.w3.org/TR/xhtml1/DTD/xhtml1-strict.dtd"><html>&nbsp;</html>"#
         #expect(parseError(xhtml)?.code == .undeclaredEntity)
     }
 

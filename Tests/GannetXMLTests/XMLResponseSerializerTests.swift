@@ -1,5 +1,5 @@
-import Testing
 import GannetXML
+import Testing
 
 @Suite("XML response serializers")
 struct XMLResponseSerializerTests {
@@ -7,16 +7,23 @@ struct XMLResponseSerializerTests {
     static let body = Data("<r><item>one</item><item>two</item></r>".utf8)
 
     func response(status: Int = 200, contentType: String? = "application/xml") -> HTTPURLResponse {
-        HTTPURLResponse(url: Self.url, statusCode: status, httpVersion: "HTTP/1.1",
-                        headerFields: contentType.map { ["Content-Type": $0] } ?? [:])!
+        HTTPURLResponse(
+            url: Self.url,
+            statusCode: status,
+            httpVersion: "HTTP/1.1",
+            headerFields: contentType.map { ["Content-Type": $0] } ?? [:]
+        )!
     }
 
     struct ItemCollector: XMLEventHandler, Sendable {
         var items: [String] = []
         var inItem = false
         mutating func startElement(
-            name: String, prefix: String?, namespaceURI: String?,
-            attributes: [XMLAttribute], namespaces: [XMLNamespaceDeclaration]
+            name: String,
+            prefix: String?,
+            namespaceURI: String?,
+            attributes: [XMLAttribute],
+            namespaces: [XMLNamespaceDeclaration]
         ) {
             inItem = name == "item"
         }
@@ -32,18 +39,30 @@ struct XMLResponseSerializerTests {
         // Given
         let serializer = XMLDocumentResponseSerializer()
         // When
-        let document = try serializer.serialize(request: nil, response: response(contentType: contentType), data: Self.body, error: nil)
+        let document = try serializer.serialize(
+            request: nil,
+            response: response(contentType: contentType),
+            data: Self.body,
+            error: nil
+        )
         // Then
         #expect(document.root?.elements(named: "item").map(\.text) == ["one", "two"])
     }
 
-    @Test(arguments: ["application/json", "text/html", "text/plain", "application/xml-dtd-not", "application/xmlx", "xml"])
+    @Test(arguments: [
+        "application/json", "text/html", "text/plain", "application/xml-dtd-not", "application/xmlx", "xml",
+    ])
     func rejectsOtherMediaTypesKeepingTheBody(contentType: String) throws {
         // Given
         let serializer = XMLDocumentResponseSerializer()
         // When
         let error = #expect(throws: ResponseSerializationError.self) {
-            try serializer.serialize(request: nil, response: response(contentType: contentType), data: Self.body, error: nil)
+            try serializer.serialize(
+                request: nil,
+                response: response(contentType: contentType),
+                data: Self.body,
+                error: nil
+            )
         }
         // Then
         #expect(error?.code == .unacceptableContentType)
@@ -68,7 +87,12 @@ struct XMLResponseSerializerTests {
         var serializer = XMLDocumentResponseSerializer()
         serializer.acceptableContentTypes = nil
         // When
-        let document = try serializer.serialize(request: nil, response: response(contentType: "text/plain"), data: Self.body, error: nil)
+        let document = try serializer.serialize(
+            request: nil,
+            response: response(contentType: "text/plain"),
+            data: Self.body,
+            error: nil
+        )
         // Then
         #expect(document.root?.name == "r")
     }
@@ -79,7 +103,12 @@ struct XMLResponseSerializerTests {
         let serializer = XMLDocumentResponseSerializer()
         // When
         let error = #expect(throws: ResponseSerializationError.self) {
-            try serializer.serialize(request: nil, response: response(status: status, contentType: "text/html"), data: Self.body, error: nil)
+            try serializer.serialize(
+                request: nil,
+                response: response(status: status, contentType: "text/html"),
+                data: Self.body,
+                error: nil
+            )
         }
         // Then: the status failure wins and carries the content-type failure.
         #expect(error?.code == .unacceptableStatusCode)
@@ -92,7 +121,12 @@ struct XMLResponseSerializerTests {
         var serializer = XMLDocumentResponseSerializer()
         serializer.acceptableStatusCodes.insert(404)
         // When
-        let document = try serializer.serialize(request: nil, response: response(status: 404), data: Self.body, error: nil)
+        let document = try serializer.serialize(
+            request: nil,
+            response: response(status: 404),
+            data: Self.body,
+            error: nil
+        )
         // Then
         #expect(document.root?.name == "r")
     }
@@ -103,7 +137,12 @@ struct XMLResponseSerializerTests {
         var serializer = XMLDocumentResponseSerializer()
         serializer.acceptableStatusCodes.insert(304)
         // When
-        let document = try serializer.serialize(request: nil, response: response(status: status, contentType: nil), data: Data(), error: nil)
+        let document = try serializer.serialize(
+            request: nil,
+            response: response(status: status, contentType: nil),
+            data: Data(),
+            error: nil
+        )
         // Then
         #expect(document.root == nil)
     }
@@ -113,7 +152,12 @@ struct XMLResponseSerializerTests {
         var request = URLRequest(url: Self.url)
         request.httpMethod = "HEAD"
         // When
-        let document = try XMLDocumentResponseSerializer().serialize(request: request, response: response(), data: nil, error: nil)
+        let document = try XMLDocumentResponseSerializer().serialize(
+            request: request,
+            response: response(),
+            data: nil,
+            error: nil
+        )
         // Then
         #expect(document.root == nil)
     }
@@ -184,9 +228,17 @@ struct XMLResponseSerializerTests {
 
     @Test func theParserSerializerCanTransformTheHandler() throws {
         // Given
-        let serializer = XMLParserResponseSerializer(makeHandler: { ItemCollector() }, result: { $0.items.joined(separator: ",") })
+        let serializer = XMLParserResponseSerializer(
+            makeHandler: { ItemCollector() },
+            result: { $0.items.joined(separator: ",") }
+        )
         // When
-        let joined = try serializer.serialize(request: nil, response: response(contentType: "text/xml"), data: Self.body, error: nil)
+        let joined = try serializer.serialize(
+            request: nil,
+            response: response(contentType: "text/xml"),
+            data: Self.body,
+            error: nil
+        )
         // Then
         #expect(joined == "one,two")
     }
@@ -197,7 +249,12 @@ struct XMLResponseSerializerTests {
         // When
         let first = try serializer.serialize(request: nil, response: response(), data: Self.body, error: nil)
         let second = try serializer.serialize(request: nil, response: response(), data: Self.body, error: nil)
-        let empty = try serializer.serialize(request: nil, response: response(status: 204, contentType: nil), data: nil, error: nil)
+        let empty = try serializer.serialize(
+            request: nil,
+            response: response(status: 204, contentType: nil),
+            data: nil,
+            error: nil
+        )
         // Then
         #expect(first == ["one", "two"] && second == ["one", "two"])
         #expect(empty.isEmpty)
@@ -208,7 +265,12 @@ struct XMLResponseSerializerTests {
         let serializer = XMLParserResponseSerializer(makeHandler: { ItemCollector() }, result: \.items)
         // When
         let badType = #expect(throws: ResponseSerializationError.self) {
-            try serializer.serialize(request: nil, response: response(contentType: "application/json"), data: Self.body, error: nil)
+            try serializer.serialize(
+                request: nil,
+                response: response(contentType: "application/json"),
+                data: Self.body,
+                error: nil
+            )
         }
         let badBody = #expect(throws: ResponseSerializationError.self) {
             try serializer.serialize(request: nil, response: response(), data: Data("<r>".utf8), error: nil)
@@ -223,8 +285,12 @@ struct XMLResponseSerializerTests {
 @Suite("XML in the response serializer registry")
 struct XMLRegistryTests {
     func response(_ contentType: String) -> HTTPURLResponse {
-        HTTPURLResponse(url: URL(string: "http://127.0.0.1/")!, statusCode: 200, httpVersion: "HTTP/1.1",
-                        headerFields: ["Content-Type": contentType])!
+        HTTPURLResponse(
+            url: URL(string: "http://127.0.0.1/")!,
+            statusCode: 200,
+            httpVersion: "HTTP/1.1",
+            headerFields: ["Content-Type": contentType]
+        )!
     }
 
     @Test(arguments: ["application/xml", "text/xml; charset=utf-8", "application/atom+xml", "image/svg+xml"])
@@ -232,7 +298,12 @@ struct XMLRegistryTests {
         // Given
         let registry = ResponseSerializerRegistry.standardWithXML
         // When
-        let value = try registry.serialize(request: nil, response: response(contentType), data: Data("<r><a/></r>".utf8), error: nil)
+        let value = try registry.serialize(
+            request: nil,
+            response: response(contentType),
+            data: Data("<r><a/></r>".utf8),
+            error: nil
+        )
         // Then
         let document = try #require(value as? XMLDocument)
         #expect(document.root?.elements.map(\.name) == ["a"])
@@ -242,8 +313,18 @@ struct XMLRegistryTests {
         // Given
         let registry = ResponseSerializerRegistry.standardWithXML
         // When
-        let json = try registry.serialize(request: nil, response: response("application/json"), data: Data(#"{"a":1}"#.utf8), error: nil)
-        let text = try registry.serialize(request: nil, response: response("text/plain"), data: Data("<r/>".utf8), error: nil)
+        let json = try registry.serialize(
+            request: nil,
+            response: response("application/json"),
+            data: Data(#"{"a":1}"#.utf8),
+            error: nil
+        )
+        let text = try registry.serialize(
+            request: nil,
+            response: response("text/plain"),
+            data: Data("<r/>".utf8),
+            error: nil
+        )
         // Then
         #expect((json as? [String: any Sendable])?["a"] as? Int == 1)
         #expect(text as? String == "<r/>")
@@ -253,7 +334,12 @@ struct XMLRegistryTests {
         // Given: the standard registry, which knows nothing of XML
         let registry = ResponseSerializerRegistry.standard
         // When
-        let value = try registry.serialize(request: nil, response: response("text/xml"), data: Data("<r/>".utf8), error: nil)
+        let value = try registry.serialize(
+            request: nil,
+            response: response("text/xml"),
+            data: Data("<r/>".utf8),
+            error: nil
+        )
         // Then
         #expect(value as? String == "<r/>")
     }
@@ -264,7 +350,12 @@ struct XMLRegistryTests {
         registry.registerXML()
         // When
         let error = #expect(throws: ResponseSerializationError.self) {
-            try registry.serialize(request: nil, response: self.response("application/xml"), data: Data("<r>".utf8), error: nil)
+            try registry.serialize(
+                request: nil,
+                response: self.response("application/xml"),
+                data: Data("<r>".utf8),
+                error: nil
+            )
         }
         // Then
         #expect(error?.code == .decodingFailed)

@@ -1,23 +1,31 @@
-import Testing
 import GannetXML
+import Testing
 
 @Suite("Event parser: well-formed documents")
 struct XMLStreamParserTests {
     @Test func deliversEventsInDocumentOrder() throws {
         let recorded = try events(#"<?xml version="1.0"?><a><b x="1">text</b><c/><!--note--><?pi some data?></a>"#)
-        #expect(recorded == [
-            .startDocument,
-            .startElement(name: "a", prefix: nil, namespaceURI: nil, attributes: [], namespaces: []),
-            .startElement(name: "b", prefix: nil, namespaceURI: nil, attributes: [XMLAttribute(name: "x", value: "1")], namespaces: []),
-            .characters("text"),
-            .endElement(name: "b", prefix: nil, namespaceURI: nil),
-            .startElement(name: "c", prefix: nil, namespaceURI: nil, attributes: [], namespaces: []),
-            .endElement(name: "c", prefix: nil, namespaceURI: nil),
-            .comment("note"),
-            .processingInstruction(target: "pi", data: "some data"),
-            .endElement(name: "a", prefix: nil, namespaceURI: nil),
-            .endDocument,
-        ])
+        #expect(
+            recorded == [
+                .startDocument,
+                .startElement(name: "a", prefix: nil, namespaceURI: nil, attributes: [], namespaces: []),
+                .startElement(
+                    name: "b",
+                    prefix: nil,
+                    namespaceURI: nil,
+                    attributes: [XMLAttribute(name: "x", value: "1")],
+                    namespaces: []
+                ),
+                .characters("text"),
+                .endElement(name: "b", prefix: nil, namespaceURI: nil),
+                .startElement(name: "c", prefix: nil, namespaceURI: nil, attributes: [], namespaces: []),
+                .endElement(name: "c", prefix: nil, namespaceURI: nil),
+                .comment("note"),
+                .processingInstruction(target: "pi", data: "some data"),
+                .endElement(name: "a", prefix: nil, namespaceURI: nil),
+                .endDocument,
+            ]
+        )
     }
 
     @Test func resolvesNamespacesAndPrefixes() throws {
@@ -26,26 +34,53 @@ struct XMLStreamParserTests {
             <g:entry g:id="7" plain="p"><title>T</title><bare xmlns="">x</bare></g:entry></feed>
             """
         let recorded = try events(xml)
-        #expect(recorded[1] == .startElement(
-            name: "feed", prefix: nil, namespaceURI: "http://www.w3.org/2005/Atom",
-            attributes: [XMLAttribute(name: "version", prefix: "g", namespaceURI: "urn:gannet", value: "2")],
-            namespaces: [
-                XMLNamespaceDeclaration(prefix: nil, uri: "http://www.w3.org/2005/Atom"),
-                XMLNamespaceDeclaration(prefix: "g", uri: "urn:gannet"),
-            ]))
-        #expect(recorded[2] == .startElement(
-            name: "entry", prefix: "g", namespaceURI: "urn:gannet",
-            attributes: [
-                XMLAttribute(name: "id", prefix: "g", namespaceURI: "urn:gannet", value: "7"),
-                // An unprefixed attribute is in no namespace, whatever the default namespace is.
-                XMLAttribute(name: "plain", value: "p"),
-            ],
-            namespaces: []))
-        #expect(recorded[3] == .startElement(
-            name: "title", prefix: nil, namespaceURI: "http://www.w3.org/2005/Atom", attributes: [], namespaces: []))
-        #expect(recorded[6] == .startElement(
-            name: "bare", prefix: nil, namespaceURI: nil, attributes: [],
-            namespaces: [XMLNamespaceDeclaration(prefix: nil, uri: "")]))
+        #expect(
+            recorded[1]
+                == .startElement(
+                    name: "feed",
+                    prefix: nil,
+                    namespaceURI: "http://www.w3.org/2005/Atom",
+                    attributes: [XMLAttribute(name: "version", prefix: "g", namespaceURI: "urn:gannet", value: "2")],
+                    namespaces: [
+                        XMLNamespaceDeclaration(prefix: nil, uri: "http://www.w3.org/2005/Atom"),
+                        XMLNamespaceDeclaration(prefix: "g", uri: "urn:gannet"),
+                    ]
+                )
+        )
+        #expect(
+            recorded[2]
+                == .startElement(
+                    name: "entry",
+                    prefix: "g",
+                    namespaceURI: "urn:gannet",
+                    attributes: [
+                        XMLAttribute(name: "id", prefix: "g", namespaceURI: "urn:gannet", value: "7"),
+                        // An unprefixed attribute is in no namespace, whatever the default namespace is.
+                        XMLAttribute(name: "plain", value: "p"),
+                    ],
+                    namespaces: []
+                )
+        )
+        #expect(
+            recorded[3]
+                == .startElement(
+                    name: "title",
+                    prefix: nil,
+                    namespaceURI: "http://www.w3.org/2005/Atom",
+                    attributes: [],
+                    namespaces: []
+                )
+        )
+        #expect(
+            recorded[6]
+                == .startElement(
+                    name: "bare",
+                    prefix: nil,
+                    namespaceURI: nil,
+                    attributes: [],
+                    namespaces: [XMLNamespaceDeclaration(prefix: nil, uri: "")]
+                )
+        )
         #expect(recorded[8] == .endElement(name: "bare", prefix: nil, namespaceURI: nil))
         #expect(recorded[9] == .endElement(name: "entry", prefix: "g", namespaceURI: "urn:gannet"))
         #expect(XMLAttribute(name: "id", prefix: "g", value: "7").qualifiedName == "g:id")
@@ -53,32 +88,63 @@ struct XMLStreamParserTests {
 
     @Test func theXMLPrefixIsAlwaysBound() throws {
         let recorded = try events(#"<a xml:lang="fr"/>"#)
-        #expect(recorded[1] == .startElement(
-            name: "a", prefix: nil, namespaceURI: nil,
-            attributes: [XMLAttribute(name: "lang", prefix: "xml", namespaceURI: "http://www.w3.org/XML/1998/namespace", value: "fr")],
-            namespaces: []))
+        #expect(
+            recorded[1]
+                == .startElement(
+                    name: "a",
+                    prefix: nil,
+                    namespaceURI: nil,
+                    attributes: [
+                        XMLAttribute(
+                            name: "lang",
+                            prefix: "xml",
+                            namespaceURI: "http://www.w3.org/XML/1998/namespace",
+                            value: "fr"
+                        )
+                    ],
+                    namespaces: []
+                )
+        )
     }
 
     @Test func deliversCDATAUnescapedAndSeparateFromText() throws {
         let recorded = try events("<a>before<![CDATA[<not> &amp; markup]]>after<![CDATA[]]></a>")
-        #expect(recorded[2...5] == [
-            .characters("before"), .cdata("<not> &amp; markup"), .characters("after"), .cdata(""),
-        ])
+        #expect(
+            recorded[2...5] == [
+                .characters("before"), .cdata("<not> &amp; markup"), .characters("after"), .cdata(""),
+            ]
+        )
     }
 
     @Test func replacesPredefinedEntitiesAndCharacterReferences() throws {
-        let xml = #"<a t="&lt;&amp;&gt;&quot;&apos; &#233;&#xE9;&#x1F600; &#38;#38;">&lt;&amp;&gt;&quot;&apos; &#233;&#xE9;&#x1F600;</a>"#
+        let xml =
+            #"<a t="&lt;&amp;&gt;&quot;&apos; &#233;&#xE9;&#x1F600; &#38;#38;">&lt;&amp;&gt;&quot;&apos; &#233;&#xE9;&#x1F600;</a>"#
         let recorded = try events(xml)
-        #expect(recorded[1] == .startElement(
-            name: "a", prefix: nil, namespaceURI: nil,
-            attributes: [XMLAttribute(name: "t", value: "<&>\"' éé😀 &#38;")], namespaces: []))
+        #expect(
+            recorded[1]
+                == .startElement(
+                    name: "a",
+                    prefix: nil,
+                    namespaceURI: nil,
+                    attributes: [XMLAttribute(name: "t", value: "<&>\"' éé😀 &#38;")],
+                    namespaces: []
+                )
+        )
         #expect(recorded[2] == .characters("<&>\"' éé😀"))
     }
 
     @Test func normalizesAttributeWhitespaceAndKeepsTextWhitespace() throws {
         let recorded = try events("<a v=\"x\ty\nz\">\n  two  lines\r\n</a>")
-        #expect(recorded[1] == .startElement(
-            name: "a", prefix: nil, namespaceURI: nil, attributes: [XMLAttribute(name: "v", value: "x y z")], namespaces: []))
+        #expect(
+            recorded[1]
+                == .startElement(
+                    name: "a",
+                    prefix: nil,
+                    namespaceURI: nil,
+                    attributes: [XMLAttribute(name: "v", value: "x y z")],
+                    namespaces: []
+                )
+        )
         // XML 1.0 §2.11: CR LF becomes LF.
         #expect(recorded[2] == .characters("\n  two  lines\n"))
     }
@@ -102,12 +168,16 @@ struct XMLStreamParserTests {
     }
 
     @Test func anExternalDTDIsIgnoredAndTheDocumentStillParses() throws {
-        let recorded = try events(#"<!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.0 Strict//EN" "http://www.w3.org/TR/xhtml1/DTD/xhtml1-strict.dtd"><html/>"#)
+        let recorded = try events(
+            #"<!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.0 Strict//EN" "http://www.w3.org/TR/xhtml1/DTD/xhtml1-strict.dtd"><html/>"#
+        )
         #expect(startNames(recorded) == ["html"])
     }
 
     @Test func anInternalSubsetWithoutEntitiesIsAccepted() throws {
-        let recorded = try events("<!DOCTYPE a [<!ELEMENT a (#PCDATA)><!ATTLIST a v CDATA #IMPLIED><!-- dtd comment -->]><a>x</a>")
+        let recorded = try events(
+            "<!DOCTYPE a [<!ELEMENT a (#PCDATA)><!ATTLIST a v CDATA #IMPLIED><!-- dtd comment -->]><a>x</a>"
+        )
         #expect(startNames(recorded) == ["a"])
         // Comments inside the DTD are not document content.
         #expect(!recorded.contains(.comment(" dtd comment ")))
@@ -144,8 +214,11 @@ struct XMLStreamParserTests {
         struct StopAtSecond: XMLEventHandler {
             var seen: [String] = []
             mutating func startElement(
-                name: String, prefix: String?, namespaceURI: String?,
-                attributes: [XMLAttribute], namespaces: [XMLNamespaceDeclaration]
+                name: String,
+                prefix: String?,
+                namespaceURI: String?,
+                attributes: [XMLAttribute],
+                namespaces: [XMLNamespaceDeclaration]
             ) throws {
                 seen.append(name)
                 if seen.count == 2 { throw Stop() }
@@ -171,8 +244,11 @@ struct XMLStreamParserTests {
             let box: Box
             var caught: XMLError?
             mutating func startElement(
-                name: String, prefix: String?, namespaceURI: String?,
-                attributes: [XMLAttribute], namespaces: [XMLNamespaceDeclaration]
+                name: String,
+                prefix: String?,
+                namespaceURI: String?,
+                attributes: [XMLAttribute],
+                namespaces: [XMLNamespaceDeclaration]
             ) {
                 do { try box.parser?.feed(Data("<x/>".utf8)) } catch { caught = error as? XMLError }
             }

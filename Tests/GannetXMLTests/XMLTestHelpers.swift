@@ -1,6 +1,7 @@
-import Testing
-import GannetXML
 import GannetTestSupport
+import GannetXML
+import Testing
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -53,7 +54,8 @@ func startNames(_ events: [XMLEvent]) -> [String] {
 /// can add its own spike: when a run comes out at `limit` or above, `body` runs again, up to
 /// three times, and the smallest growth counts. `body` is deterministic, so a real blow-up
 /// shows every time.
-func peakMemoryGrowth<T>(under limit: Int = fiftyMegabytes, _ body: () throws -> T) rethrows -> (result: T, bytes: Int) {
+func peakMemoryGrowth<T>(under limit: Int = fiftyMegabytes, _ body: () throws -> T) rethrows -> (result: T, bytes: Int)
+{
     var smallest = Int.max
     var result: T?
     for _ in 0..<3 {

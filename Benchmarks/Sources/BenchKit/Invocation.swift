@@ -83,7 +83,14 @@ public struct Invocation: Sendable {
         guard requests > 0, concurrency > 0 else { Report.usage("--requests and --concurrency must be positive") }
         let file = positional.count > 1 ? positional[1] : nil
         if mode == .upload && file == nil { Report.usage("upload needs a FILE") }
-        return Invocation(mode: mode, url: url, file: file, requests: requests, concurrency: min(concurrency, requests),
-                          output: values["output"], flags: flags)
+        return Invocation(
+            mode: mode,
+            url: url,
+            file: file,
+            requests: requests,
+            concurrency: min(concurrency, requests),
+            output: values["output"],
+            flags: flags
+        )
     }
 }

@@ -27,7 +27,9 @@ public enum Report {
 
     /// Ends the run with exit code 1 for a malformed command line.
     public static func usage(_ message: String) -> Never {
-        fail("\(message)\nusage: CLIENT get URL --requests N --concurrency C | download URL [--output FILE] | upload URL FILE")
+        fail(
+            "\(message)\nusage: CLIENT get URL --requests N --concurrency C | download URL [--output FILE] | upload URL FILE"
+        )
     }
 
     /// Ends the run with exit code 2: this client cannot do what was asked.

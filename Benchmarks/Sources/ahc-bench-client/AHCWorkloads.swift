@@ -33,7 +33,10 @@ enum AHCWorkloads {
     static func download(_ invocation: Invocation, client: HTTPClient) async throws -> String {
         let output = invocation.output.map(OutputFile.init(path:))
         let start = Clock.now()
-        let response = try await client.execute(HTTPClientRequest(url: invocation.url.absoluteString), timeout: .seconds(600))
+        let response = try await client.execute(
+            HTTPClientRequest(url: invocation.url.absoluteString),
+            timeout: .seconds(600)
+        )
         guard response.status == .ok else { throw BenchFailure("status \(response.status.code)") }
         var count: Int64 = 0
         for try await chunk in response.body {

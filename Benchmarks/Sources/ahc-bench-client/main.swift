@@ -14,8 +14,10 @@ var configuration = HTTPClient.Configuration()
 var tls = TLSConfiguration.makeClientConfiguration()
 if let ca = invocation.caFile { tls.trustRoots = .file(ca) }
 configuration.tlsConfiguration = tls
-configuration.connectionPool = .init(idleTimeout: .seconds(60),
-                                     concurrentHTTP1ConnectionsPerHostSoftLimit: max(invocation.concurrency, 8))
+configuration.connectionPool = .init(
+    idleTimeout: .seconds(60),
+    concurrentHTTP1ConnectionsPerHostSoftLimit: max(invocation.concurrency, 8)
+)
 if invocation.has("new-connections") { configuration.httpVersion = .http1Only }
 let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
 

@@ -10,7 +10,9 @@ struct CurlGet {
         let headers = headerList(invocation.has("new-connections") ? ["Connection: close"] : [])
         let sink = Sink(output: nil)
         let handles = (0..<invocation.concurrency).map { _ in makeEasy(invocation, sink: sink, headers: headers) }
-        var started = 0, finished = 0, errors = 0
+        var started = 0
+        var finished = 0
+        var errors = 0
         let start = Clock.now()
         for easy in handles {
             curl_multi_add_handle(multi, easy)

@@ -29,7 +29,12 @@ final class FileSource {
     }
 }
 
-func fileRead(_ buffer: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int, _ context: UnsafeMutableRawPointer?) -> Int {
+func fileRead(
+    _ buffer: UnsafeMutablePointer<CChar>?,
+    _ size: Int,
+    _ count: Int,
+    _ context: UnsafeMutableRawPointer?
+) -> Int {
     guard let buffer, let context else { return Int(CURL_READFUNC_ABORT) }
     let source = Unmanaged<FileSource>.fromOpaque(context).takeUnretainedValue()
     let result = read(source.descriptor, buffer, size * count)

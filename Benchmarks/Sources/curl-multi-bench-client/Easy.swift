@@ -11,7 +11,12 @@ final class Sink {
 }
 
 /// A C write callback: nonisolated, recovers its Sink through Unmanaged.
-func sinkWrite(_ buffer: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int, _ context: UnsafeMutableRawPointer?) -> Int {
+func sinkWrite(
+    _ buffer: UnsafeMutablePointer<CChar>?,
+    _ size: Int,
+    _ count: Int,
+    _ context: UnsafeMutableRawPointer?
+) -> Int {
     let length = size * count
     guard let context else { return length }
     let sink = Unmanaged<Sink>.fromOpaque(context).takeUnretainedValue()
@@ -21,7 +26,11 @@ func sinkWrite(_ buffer: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int
 }
 
 /// Makes an easy handle for `invocation.url` with the options every mode shares.
-func makeEasy(_ invocation: Invocation, sink: Sink, headers: UnsafeMutablePointer<curl_slist>?) -> UnsafeMutableRawPointer {
+func makeEasy(
+    _ invocation: Invocation,
+    sink: Sink,
+    headers: UnsafeMutablePointer<curl_slist>?
+) -> UnsafeMutableRawPointer {
     guard let easy = curl_easy_init() else { Report.fail("curl_easy_init failed") }
     _ = bench_setopt_string(easy, CURLOPT_URL, invocation.url.absoluteString)
     _ = bench_setopt_long(easy, CURLOPT_NOSIGNAL, 1)

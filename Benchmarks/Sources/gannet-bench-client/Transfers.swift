@@ -73,20 +73,35 @@ struct Upload {
         if invocation.has("multipart") {
             let request: URLRequest
             do {
-                request = try HTTPRequestSerializer().multipartFormRequest(method: "POST", urlString: invocation.url.absoluteString) { form in
-                    try form.appendPart(fileURL: URL(fileURLWithPath: path), name: "file", fileName: "upload.bin",
-                                        mimeType: "application/octet-stream")
+                request = try HTTPRequestSerializer().multipartFormRequest(
+                    method: "POST",
+                    urlString: invocation.url.absoluteString
+                ) { form in
+                    try form.appendPart(
+                        fileURL: URL(fileURLWithPath: path),
+                        name: "file",
+                        fileName: "upload.bin",
+                        mimeType: "application/octet-stream"
+                    )
                 }
             } catch {
                 Report.fail("cannot build the multipart request: \(error)")
             }
-            task = manager.dataTask(with: request, serializer: PassthroughResponseSerializer(), completionHandler: handler)
+            task = manager.dataTask(
+                with: request,
+                serializer: PassthroughResponseSerializer(),
+                completionHandler: handler
+            )
         } else {
             var request = URLRequest(url: invocation.url)
             request.httpMethod = "POST"
             request.setValue("application/octet-stream", forHTTPHeaderField: "Content-Type")
-            task = manager.uploadTask(with: request, fromFile: URL(fileURLWithPath: path), serializer: PassthroughResponseSerializer(),
-                                      completionHandler: handler)
+            task = manager.uploadTask(
+                with: request,
+                fromFile: URL(fileURLWithPath: path),
+                serializer: PassthroughResponseSerializer(),
+                completionHandler: handler
+            )
         }
         task.resume()
         done.wait()

@@ -1,5 +1,6 @@
 import BenchKit
 import Foundation
+
 #if canImport(FoundationXML)
 import FoundationXML
 #endif
@@ -33,8 +34,13 @@ final class CollectingDelegate: NSObject, XMLParserDelegate {
     var names: [String] = []
     var text = ""
 
-    func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
-                qualifiedName qName: String?, attributes attributeDict: [String: String] = [:]) {
+    func parser(
+        _ parser: XMLParser,
+        didStartElement elementName: String,
+        namespaceURI: String?,
+        qualifiedName qName: String?,
+        attributes attributeDict: [String: String] = [:]
+    ) {
         elements += 1
         names.append(elementName)
     }

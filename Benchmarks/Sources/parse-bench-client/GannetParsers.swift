@@ -5,16 +5,31 @@ import GannetXML
 
 /// Gannet's serializers, called as a session calls them after a transfer.
 enum GannetParsers {
-    static let jsonResponse = HTTPURLResponse(url: URL(string: "http://127.0.0.1/data.json")!, statusCode: 200,
-                                              httpVersion: "HTTP/1.1", headerFields: ["Content-Type": "application/json"])
-    static let xmlResponse = HTTPURLResponse(url: URL(string: "http://127.0.0.1/data.xml")!, statusCode: 200,
-                                             httpVersion: "HTTP/1.1", headerFields: ["Content-Type": "application/xml"])
+    static let jsonResponse = HTTPURLResponse(
+        url: URL(string: "http://127.0.0.1/data.json")!,
+        statusCode: 200,
+        httpVersion: "HTTP/1.1",
+        headerFields: ["Content-Type": "application/json"]
+    )
+    static let xmlResponse = HTTPURLResponse(
+        url: URL(string: "http://127.0.0.1/data.xml")!,
+        statusCode: 200,
+        httpVersion: "HTTP/1.1",
+        headerFields: ["Content-Type": "application/xml"]
+    )
 
     /// JSONResponseSerializer: validation, then the JSON tree (`(any Sendable)?`).
     static func json(_ data: Data) {
         do {
-            let value = try JSONResponseSerializer().serialize(request: nil, response: jsonResponse, data: data, error: nil)
-            guard value is [String: any Sendable] || value is [any Sendable] else { Report.fail("unexpected JSON root") }
+            let value = try JSONResponseSerializer().serialize(
+                request: nil,
+                response: jsonResponse,
+                data: data,
+                error: nil
+            )
+            guard value is [String: any Sendable] || value is [any Sendable] else {
+                Report.fail("unexpected JSON root")
+            }
         } catch {
             Report.fail("JSONResponseSerializer: \(error)")
         }
@@ -33,7 +48,12 @@ enum GannetParsers {
     /// The `.xmlDocument` serializer: the whole tree.
     static func xmlDocument(_ data: Data) {
         do {
-            let document = try XMLDocumentResponseSerializer().serialize(request: nil, response: xmlResponse, data: data, error: nil)
+            let document = try XMLDocumentResponseSerializer().serialize(
+                request: nil,
+                response: xmlResponse,
+                data: data,
+                error: nil
+            )
             guard document.root != nil else { Report.fail("XMLDocument has no root") }
         } catch {
             Report.fail("XMLDocumentResponseSerializer: \(error)")
@@ -47,8 +67,13 @@ struct CollectingHandler: XMLEventHandler {
     var names: [String] = []
     var text = ""
 
-    mutating func startElement(name: String, prefix: String?, namespaceURI: String?,
-                               attributes: [XMLAttribute], namespaces: [XMLNamespaceDeclaration]) {
+    mutating func startElement(
+        name: String,
+        prefix: String?,
+        namespaceURI: String?,
+        attributes: [XMLAttribute],
+        namespaces: [XMLNamespaceDeclaration]
+    ) {
         elements += 1
         names.append(name)
     }

@@ -1,5 +1,6 @@
 import BenchKit
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif

@@ -5,6 +5,7 @@
 // cannot be held to HTTP/1.1, so `Connection: close` would not open new connections.
 import BenchKit
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif

@@ -37,7 +37,10 @@ enum ArgumentParser {
                         throw CLIError.usage("unrecognized option -\(letter) (see gannet --help)")
                     }
                     if definition.valueName != nil {
-                        try definition.apply(&options, letters.isEmpty ? try nextValue(for: "-\(letter)") : String(letters))
+                        try definition.apply(
+                            &options,
+                            letters.isEmpty ? try nextValue(for: "-\(letter)") : String(letters)
+                        )
                         break
                     }
                     try definition.apply(&options, "")

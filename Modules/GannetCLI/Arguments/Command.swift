@@ -50,7 +50,9 @@ struct Invocation: Equatable, Sendable {
 
     /// Methods recognised in any case; any other word counts as a method only in capitals
     /// (`PROPFIND`), so that `gannet localhost a==1` reads `localhost` as the URL.
-    static let knownMethods: Set<String> = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "TRACE", "CONNECT"]
+    static let knownMethods: Set<String> = [
+        "GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "TRACE", "CONNECT",
+    ]
 
     init(positionals: [String], options: Options, stdin: StandardInput.Kind = .none) throws {
         var rest = positionals[...]
@@ -65,7 +67,9 @@ struct Invocation: Equatable, Sendable {
         body = try Self.rawBody(items: items, options: options, stdin: options.ignoreStdin ? .none : stdin)
         self.method = method ?? (items.contains(where: \.isData) || body != nil ? "POST" : "GET")
         if self.method == "HEAD", body != nil {
-            throw CLIError.usage("a HEAD request sends no body, but one comes from \(body == .stdin ? "stdin (--ignore-stdin to leave it)" : "--raw or @FILE")")
+            throw CLIError.usage(
+                "a HEAD request sends no body, but one comes from \(body == .stdin ? "stdin (--ignore-stdin to leave it)" : "--raw or @FILE")"
+            )
         }
         methodIsExplicit = method != nil
         self.options = options
@@ -81,11 +85,15 @@ struct Invocation: Equatable, Sendable {
         let fields = items.filter(\.isData)
         let advice = stdin != .none ? "; pass --ignore-stdin (-I) if stdin is not meant as the body" : ""
         if sources.count > 1 {
-            throw CLIError.usage("the body comes from \(sources.map(\.name).joined(separator: " and ")): give one\(advice)")
+            throw CLIError.usage(
+                "the body comes from \(sources.map(\.name).joined(separator: " and ")): give one\(advice)"
+            )
         }
         guard let (body, name) = sources.first else { return nil }
         if !fields.isEmpty {
-            throw CLIError.usage("the body comes from \(name) and from data items (\(fields.count == 1 ? "one item" : "\(fields.count) items")): use one or the other\(advice)")
+            throw CLIError.usage(
+                "the body comes from \(name) and from data items (\(fields.count == 1 ? "one item" : "\(fields.count) items")): use one or the other\(advice)"
+            )
         }
         if options.bodyMode == .multipart {
             throw CLIError.usage("--multipart builds the body from data items, but it comes from \(name)\(advice)")
@@ -97,7 +105,8 @@ struct Invocation: Equatable, Sendable {
     }
 
     static func looksLikeMethod(_ word: String) -> Bool {
-        guard !word.isEmpty, word.unicodeScalars.allSatisfy({ ("a"..."z").contains($0) || ("A"..."Z").contains($0) }) else { return false }
+        guard !word.isEmpty, word.unicodeScalars.allSatisfy({ ("a"..."z").contains($0) || ("A"..."Z").contains($0) })
+        else { return false }
         return knownMethods.contains(word.uppercased()) || word == word.uppercased()
     }
 

@@ -40,13 +40,17 @@ struct Options: Equatable, Sendable {
         /// `http://host:port` (every scheme) or httpie's `http:http://host:port` (one scheme).
         init(parsing text: String) throws {
             var rest = Substring(text)
-            for scheme in ["http", "https"] where text.lowercased().hasPrefix(scheme + ":") && !text.dropFirst(scheme.count + 1).hasPrefix("//") {
+            for scheme in ["http", "https"]
+            where text.lowercased().hasPrefix(scheme + ":") && !text.dropFirst(scheme.count + 1).hasPrefix("//") {
                 self.scheme = scheme
                 rest = text.dropFirst(scheme.count + 1)
             }
             guard let url = URL(string: String(rest)), let proxyScheme = url.scheme?.lowercased(),
-                  Self.proxySchemes.contains(proxyScheme), let host = url.host, !host.isEmpty else {
-                throw CLIError.usage("--proxy takes a proxy URL (http://host:port, socks5://host:port), or httpie's http:URL / https:URL, not \(text.debugDescription)")
+                Self.proxySchemes.contains(proxyScheme), let host = url.host, !host.isEmpty
+            else {
+                throw CLIError.usage(
+                    "--proxy takes a proxy URL (http://host:port, socks5://host:port), or httpie's http:URL / https:URL, not \(text.debugDescription)"
+                )
             }
             self.url = url
         }
@@ -82,7 +86,10 @@ struct Options: Equatable, Sendable {
                 case "h": responseHeaders = true
                 case "b": responseBody = true
                 case "m": metrics = true
-                default: throw CLIError.usage("--print takes the letters H, B, h, b and m, not \(String(letter).debugDescription)")
+                default:
+                    throw CLIError.usage(
+                        "--print takes the letters H, B, h, b and m, not \(String(letter).debugDescription)"
+                    )
                 }
             }
         }
@@ -115,7 +122,8 @@ struct Options: Equatable, Sendable {
         /// Whether any option needs a security policy (GannetSecurity) rather than libcurl's own
         /// verification.
         var needsPolicy: Bool {
-            !pins.isEmpty || !pinnedCertificates.isEmpty || pinningMode != nil || allowInvalidCertificates || !validatesDomainName
+            !pins.isEmpty || !pinnedCertificates.isEmpty || pinningMode != nil || allowInvalidCertificates
+                || !validatesDomainName
         }
     }
 

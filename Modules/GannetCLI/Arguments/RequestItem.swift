@@ -52,10 +52,14 @@ enum RequestItem: Equatable, Sendable {
             }
             guard let (position, separator) = best else { continue }
             let key = tokens[..<index].map(\.text).joined() + token.text[..<position]
-            let value = token.text[token.text.index(position, offsetBy: separator.count)...] + tokens[(index + 1)...].map(\.text).joined()
+            let value =
+                token.text[token.text.index(position, offsetBy: separator.count)...]
+                + tokens[(index + 1)...].map(\.text).joined()
             return try make(key: key, separator: separator, value: String(value), original: text)
         }
-        throw CLIError.usage("\(text.debugDescription) is not a request item (Header:Value, name==value, name=value, name:=json or name@file)")
+        throw CLIError.usage(
+            "\(text.debugDescription) is not a request item (Header:Value, name==value, name=value, name:=json or name@file)"
+        )
     }
 
     private static func make(key: String, separator: String, value: String, original: String) throws -> RequestItem {
@@ -82,7 +86,11 @@ enum RequestItem: Equatable, Sendable {
         case ":=@": return .rawJSONFromFile(name: key, path: value)
         default:
             if let typeRange = value.range(of: ";type=") {
-                return .file(name: key, path: String(value[..<typeRange.lowerBound]), mimeType: String(value[typeRange.upperBound...]))
+                return .file(
+                    name: key,
+                    path: String(value[..<typeRange.lowerBound]),
+                    mimeType: String(value[typeRange.upperBound...])
+                )
             }
             return .file(name: key, path: value, mimeType: nil)
         }

@@ -1,4 +1,5 @@
 import Gannet
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -28,7 +29,10 @@ enum RawBody {
                 close(descriptor)
                 throw CLIError("cannot send \(path) as the body: not a regular file")
             }
-            return .stream(DescriptorInputStream(descriptor: descriptor, ownsDescriptor: true), length: Int64(info.st_size))
+            return .stream(
+                DescriptorInputStream(descriptor: descriptor, ownsDescriptor: true),
+                length: Int64(info.st_size)
+            )
         case .stdin:
             let kind = StandardInput.probe()
             let (prefix, ended) = try StandardInput.readPrefix(limit: smallLimit, warn: warn)
@@ -37,9 +41,14 @@ enum RawBody {
             if kind == .file {
                 var info = stat()
                 let offset = lseek(STDIN_FILENO, 0, SEEK_CUR)
-                if fstat(STDIN_FILENO, &info) == 0, offset >= 0 { length = Int64(prefix.count) + Int64(info.st_size) - Int64(offset) }
+                if fstat(STDIN_FILENO, &info) == 0, offset >= 0 {
+                    length = Int64(prefix.count) + Int64(info.st_size) - Int64(offset)
+                }
             }
-            return .stream(DescriptorInputStream(descriptor: STDIN_FILENO, prefix: prefix, ownsDescriptor: false), length: length)
+            return .stream(
+                DescriptorInputStream(descriptor: STDIN_FILENO, prefix: prefix, ownsDescriptor: false),
+                length: length
+            )
         }
     }
 

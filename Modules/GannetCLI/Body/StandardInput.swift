@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -56,7 +57,9 @@ enum StandardInput {
                 waited += slice
                 if data.isEmpty, waited >= patience, waited - slice < patience { warn() }
             }
-            let count = buffer.withUnsafeMutableBytes { Glibc.read(STDIN_FILENO, $0.baseAddress, min($0.count, limit - data.count)) }
+            let count = buffer.withUnsafeMutableBytes {
+                Glibc.read(STDIN_FILENO, $0.baseAddress, min($0.count, limit - data.count))
+            }
             if count == 0 { return (data, true) }
             if count < 0 {
                 if errno == EINTR || errno == EAGAIN { continue }

@@ -15,7 +15,9 @@ struct BodyRenderer: Sendable {
 
     static func kind(of contentType: String?) -> Kind {
         guard let contentType, let mediaType = MediaType(contentType) else { return .other }
-        if mediaType.subtype == "json" || mediaType.suffix == "json" || mediaType.essence == "text/javascript" { return .json }
+        if mediaType.subtype == "json" || mediaType.suffix == "json" || mediaType.essence == "text/javascript" {
+            return .json
+        }
         if mediaType.subtype == "xml" || mediaType.suffix == "xml" { return .xml }
         return mediaType.type == "text" ? .text : .other
     }
@@ -34,7 +36,8 @@ struct BodyRenderer: Sendable {
         return true
     }
 
-    static let binaryNote = "+-----------------------------------------+\n| NOTE: binary data not shown in terminal |\n+-----------------------------------------+\n"
+    static let binaryNote =
+        "+-----------------------------------------+\n| NOTE: binary data not shown in terminal |\n+-----------------------------------------+\n"
 
     /// The bytes to print for `data` whose type is `kind`.
     func render(_ data: Data, kind: Kind) -> Data {

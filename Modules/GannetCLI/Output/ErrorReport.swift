@@ -15,7 +15,10 @@ enum ErrorReport {
             }
             return (message(for: error), status)
         case let error as GannetError:
-            return (describeGannet(error), error.code == .timedOut ? .timeout : error.code == .tooManyRedirects ? .tooManyRedirects : .error)
+            return (
+                describeGannet(error),
+                error.code == .timedOut ? .timeout : error.code == .tooManyRedirects ? .tooManyRedirects : .error
+            )
         default:
             return (oneLine(String(describing: error)), .error)
         }
@@ -40,7 +43,9 @@ enum ErrorReport {
     /// Errors are printed on one line, at most 800 characters (a serializer's message may quote
     /// up to 1 KB of the body), with any control character a server slipped into it escaped.
     static func oneLine(_ text: String) -> String {
-        let joined = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
+        let joined = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.joined(
+            separator: " "
+        )
         let line = ControlEscaping.escaped(joined)
         return line.count > 800 ? String(line.prefix(799)) + "…" : line
     }

@@ -29,7 +29,9 @@ enum HelpText {
             lines.append(group.title + ":")
             for option in group.options {
                 let synopsis = "  " + option.synopsis
-                lines.append(synopsis.padding(toLength: max(synopsis.count + 2, 36), withPad: " ", startingAt: 0) + option.help)
+                lines.append(
+                    synopsis.padding(toLength: max(synopsis.count + 2, 36), withPad: " ", startingAt: 0) + option.help
+                )
             }
             lines.append("")
         }

@@ -12,7 +12,9 @@ enum JSONFormatter {
     }
 
     private static let whitespace: Set<UInt8> = [0x20, 0x09, 0x0A, 0x0D]
-    private static let delimiters: Set<UInt8> = whitespace.union([UInt8(ascii: ","), UInt8(ascii: "}"), UInt8(ascii: "]"), UInt8(ascii: ":")])
+    private static let delimiters: Set<UInt8> = whitespace.union([
+        UInt8(ascii: ","), UInt8(ascii: "}"), UInt8(ascii: "]"), UInt8(ascii: ":"),
+    ])
 
     /// Formats text already known to be valid JSON.
     static func format(bytes: [UInt8], indent: Bool, palette: Palette) -> String {
@@ -77,7 +79,8 @@ enum JSONFormatter {
                 let start = index
                 while index < bytes.count, !delimiters.contains(bytes[index]) { index += 1 }
                 let text = String(decoding: bytes[start..<index], as: UTF8.self)
-                out += text == "true" || text == "false" || text == "null" ? palette.literal(text) : palette.number(text)
+                out +=
+                    text == "true" || text == "false" || text == "null" ? palette.literal(text) : palette.number(text)
             }
         }
         return out

@@ -27,7 +27,12 @@ enum MessageFormatter {
     /// (none over HTTP/2) and every field in wire order, duplicates kept. Without a parsed
     /// head (never the case for a response from the engine), `response`'s merged fields sorted
     /// by name and no reason phrase: gannet never makes one up.
-    static func responseHead(_ response: HTTPURLResponse, head: ResponseHead?, httpVersion: String?, palette: Palette) -> String {
+    static func responseHead(
+        _ response: HTTPURLResponse,
+        head: ResponseHead?,
+        httpVersion: String?,
+        palette: Palette
+    ) -> String {
         let version = head?.httpVersion.nonEmpty ?? httpVersion ?? "HTTP/1.1"
         let reason = head.map { ControlEscaping.escaped($0.reasonPhrase) } ?? ""
         let status = reason.isEmpty ? "\(response.statusCode)" : "\(response.statusCode) \(reason)"

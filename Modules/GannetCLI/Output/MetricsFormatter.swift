@@ -10,7 +10,10 @@ enum MetricsFormatter {
         var lines: [(String, String)] = [
             ("DNS lookup", seconds(metrics.nameLookupDuration)),
             ("Connect", seconds(metrics.connectDuration)),
-            ("TLS handshake", metrics.secureConnectionDuration > 0 ? seconds(metrics.secureConnectionDuration) : "none"),
+            (
+                "TLS handshake",
+                metrics.secureConnectionDuration > 0 ? seconds(metrics.secureConnectionDuration) : "none"
+            ),
             ("First byte", seconds(metrics.timeToFirstByte)),
             ("Total", seconds(metrics.totalDuration)),
             ("Reused connection", metrics.reusedConnection ? "yes" : "no"),

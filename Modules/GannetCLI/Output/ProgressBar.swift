@@ -33,9 +33,15 @@ final class ProgressBar: Sendable {
         let now = Date()
         let line: String? = state.withLock { state in
             guard !state.finished, now.timeIntervalSince(state.started) >= delay,
-                  now.timeIntervalSince(state.lastDraw) >= 0.1 else { return nil }
+                now.timeIntervalSince(state.lastDraw) >= 0.1
+            else { return nil }
             state.lastDraw = now
-            var line = Self.line(label: label, completed: completed, total: total, elapsed: now.timeIntervalSince(state.started))
+            var line = Self.line(
+                label: label,
+                completed: completed,
+                total: total,
+                elapsed: now.timeIntervalSince(state.started)
+            )
             let width = line.count
             // Spaces rather than an erase sequence: the bar writes no escape codes (NO_COLOR
             // users, terminals that print them).
@@ -64,9 +70,12 @@ final class ProgressBar: Sendable {
         let fraction = min(1, Double(completed) / Double(total))
         let width = 24
         let filled = Int(fraction * Double(width))
-        let bar = String(repeating: "=", count: filled) + (filled < width ? ">" + String(repeating: " ", count: width - filled - 1) : "")
+        let bar =
+            String(repeating: "=", count: filled)
+            + (filled < width ? ">" + String(repeating: " ", count: width - filled - 1) : "")
         let percent = String(Int(fraction * 100)).leftPadded(to: 3, with: " ")
-        return "\(label) \(percent)% [\(bar)] \(ByteCount.text(completed)) / \(ByteCount.text(total))  \(ByteCount.text(Int64(rate)))/s"
+        return
+            "\(label) \(percent)% [\(bar)] \(ByteCount.text(completed)) / \(ByteCount.text(total))  \(ByteCount.text(Int64(rate)))/s"
     }
 }
 

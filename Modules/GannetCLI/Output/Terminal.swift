@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -13,7 +14,11 @@ struct Terminal: Sendable {
 
     static var current: Terminal {
         let noColor = ProcessInfo.processInfo.environment["NO_COLOR"].map { !$0.isEmpty } ?? false
-        return Terminal(stdoutIsTerminal: isatty(STDOUT_FILENO) == 1, stderrIsTerminal: isatty(STDERR_FILENO) == 1, noColor: noColor)
+        return Terminal(
+            stdoutIsTerminal: isatty(STDOUT_FILENO) == 1,
+            stderrIsTerminal: isatty(STDERR_FILENO) == 1,
+            noColor: noColor
+        )
     }
 
     func out(_ text: String) { Self.write(Data(text.utf8), to: STDOUT_FILENO) }

@@ -8,8 +8,11 @@ enum XMLFormatter {
     /// `data` re-indented (when `indent`) and coloured; `nil` when it is not well-formed XML, so
     /// the caller prints it as it came.
     static func format(_ data: Data, indent: Bool, palette: Palette) -> String? {
-        try? XMLStreamParser.parse(data, handler: PrettyXMLWriter(indent: indent, palette: palette, declaration: declaration(of: data)),
-                                   options: parsingOptions).output
+        try? XMLStreamParser.parse(
+            data,
+            handler: PrettyXMLWriter(indent: indent, palette: palette, declaration: declaration(of: data)),
+            options: parsingOptions
+        ).output
     }
 
     /// Whitespace-only text is layout, not content, when re-indenting.
@@ -22,7 +25,9 @@ enum XMLFormatter {
     /// The `<?xml …?>` declaration the document starts with, which the parser does not report.
     static func declaration(of data: Data) -> String? {
         let prefix = data.prefix(256)
-        guard prefix.starts(with: Data("<?xml".utf8)), let end = prefix.firstRange(of: Data("?>".utf8)) else { return nil }
+        guard prefix.starts(with: Data("<?xml".utf8)), let end = prefix.firstRange(of: Data("?>".utf8)) else {
+            return nil
+        }
         return String(decoding: prefix[prefix.startIndex..<end.upperBound], as: UTF8.self)
     }
 }
@@ -64,16 +69,25 @@ struct PrettyXMLWriter: XMLEventHandler, Sendable {
         pendingText = ""
     }
 
-    mutating func startElement(name: String, prefix: String?, namespaceURI: String?,
-                               attributes: [XMLAttribute], namespaces: [XMLNamespaceDeclaration]) {
+    mutating func startElement(
+        name: String,
+        prefix: String?,
+        namespaceURI: String?,
+        attributes: [XMLAttribute],
+        namespaces: [XMLNamespaceDeclaration]
+    ) {
         flushBeforeMarkup()
         var tag = padding(depth) + palette.tag("<" + Self.qualified(name, prefix))
         for namespace in namespaces {
             let attribute = namespace.prefix.map { "xmlns:" + $0 } ?? "xmlns"
-            tag += " " + palette.attributeName(attribute) + "=" + palette.attributeValue("\"" + Self.escapeAttribute(namespace.uri) + "\"")
+            tag +=
+                " " + palette.attributeName(attribute) + "="
+                + palette.attributeValue("\"" + Self.escapeAttribute(namespace.uri) + "\"")
         }
         for attribute in attributes {
-            tag += " " + palette.attributeName(attribute.qualifiedName) + "=" + palette.attributeValue("\"" + Self.escapeAttribute(attribute.value) + "\"")
+            tag +=
+                " " + palette.attributeName(attribute.qualifiedName) + "="
+                + palette.attributeValue("\"" + Self.escapeAttribute(attribute.value) + "\"")
         }
         pendingStartTag = tag
         depth += 1
@@ -84,7 +98,9 @@ struct PrettyXMLWriter: XMLEventHandler, Sendable {
         let closing = palette.tag("</" + Self.qualified(name, prefix) + ">")
         let text = indent ? pendingText.trimmingCharacters(in: .whitespacesAndNewlines) : pendingText
         if let tag = pendingStartTag {
-            output += text.isEmpty ? tag + palette.tag("/>") + newline : tag + palette.tag(">") + Self.escape(text) + closing + newline
+            output +=
+                text.isEmpty
+                ? tag + palette.tag("/>") + newline : tag + palette.tag(">") + Self.escape(text) + closing + newline
             pendingStartTag = nil
         } else {
             if !text.isEmpty { output += padding(depth + 1) + Self.escape(text) + newline }
@@ -116,7 +132,8 @@ struct PrettyXMLWriter: XMLEventHandler, Sendable {
     }
 
     static func escape(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
+        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+            .replacingOccurrences(of: ">", with: "&gt;")
     }
 
     static func escapeAttribute(_ text: String) -> String {

@@ -55,14 +55,23 @@ struct DownloadCommand {
         guard let httpResponse = response.response else { throw CLIError("the server sent no HTTP response") }
         let palette = Palette(enabled: command.pretty.colors && terminal.stderrIsTerminal)
         if command.selection.responseHeaders || options.download {
-            terminal.err(MessageFormatter.responseHead(httpResponse, head: response.responseHead, httpVersion: response.metrics?.httpVersion, palette: palette) + "\n")
+            terminal.err(
+                MessageFormatter.responseHead(
+                    httpResponse,
+                    head: response.responseHead,
+                    httpVersion: response.metrics?.httpVersion,
+                    palette: palette
+                ) + "\n"
+            )
         }
         defer {
             if command.selection.metrics { terminal.err(MetricsFormatter.text(response.metrics, palette: palette)) }
         }
         if requireSuccess, !(200..<300).contains(httpResponse.statusCode) {
             try? FileManager.default.removeItem(at: file)
-            terminal.err("gannet: error: HTTP \(MessageFormatter.statusText(httpResponse.statusCode, head: response.responseHead)); nothing was saved\n")
+            terminal.err(
+                "gannet: error: HTTP \(MessageFormatter.statusText(httpResponse.statusCode, head: response.responseHead)); nothing was saved\n"
+            )
             let status = ExitStatus.checking(statusCode: httpResponse.statusCode)
             return status == .success ? .error : status
         }
@@ -75,7 +84,9 @@ struct DownloadCommand {
             let bytes = response.metrics?.countOfResponseBodyBytesReceived ?? 0
             let seconds = max(Date().timeIntervalSince(started), 0.001)
             // The name may come from the server (Content-Disposition): printed escaped.
-            terminal.err("Saved \(ByteCount.text(bytes)) to \"\(ControlEscaping.escaped(file.path))\" in \(String(format: "%.2f", seconds)) s (\(ByteCount.text(Int64(Double(bytes) / seconds)))/s)\n")
+            terminal.err(
+                "Saved \(ByteCount.text(bytes)) to \"\(ControlEscaping.escaped(file.path))\" in \(String(format: "%.2f", seconds)) s (\(ByteCount.text(Int64(Double(bytes) / seconds)))/s)\n"
+            )
         }
         return command.finalStatus(httpResponse, head: response.responseHead)
     }
@@ -83,7 +94,8 @@ struct DownloadCommand {
     /// A file name in `directory` that does not exist yet, from the response's
     /// `Content-Disposition` filename or the URL's last path component.
     static func availableName(for response: HTTPURLResponse, url: URL?, in directory: URL) -> URL {
-        var name = dispositionFileName(response.value(forHTTPHeaderField: "Content-Disposition"))
+        var name =
+            dispositionFileName(response.value(forHTTPHeaderField: "Content-Disposition"))
             ?? url?.lastPathComponent ?? ""
         // Never let a server choose a path: keep the last component, drop hidden-file dots,
         // and no control characters in a name the user will type and list.

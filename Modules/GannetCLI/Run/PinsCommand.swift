@@ -16,7 +16,9 @@ struct PinsCommand {
     func run() async throws -> ExitStatus {
         let certificates: [Certificate]
         if target.lowercased().hasPrefix("https://") {
-            guard let url = URL(string: target), url.host != nil else { throw CLIError.usage("\(target.debugDescription) is not a URL") }
+            guard let url = URL(string: target), url.host != nil else {
+                throw CLIError.usage("\(target.debugDescription) is not a URL")
+            }
             certificates = try await presentedChain(of: url)
         } else if target.contains("://") {
             throw CLIError.usage("gannet pins takes a certificate file or an https:// URL")

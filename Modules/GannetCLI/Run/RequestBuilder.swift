@@ -58,17 +58,26 @@ enum RequestBuilder {
             if options.explicitJSON || !dataItems.isEmpty, request.value(forHTTPHeaderField: "Accept") == "*/*" {
                 request.setValue(jsonAccept, forHTTPHeaderField: "Accept")
             }
-            guard !dataItems.isEmpty else { return try HTTPRequestSerializer(configuration: configuration).request(byEncoding: nil, into: request) }
+            guard !dataItems.isEmpty else {
+                return try HTTPRequestSerializer(configuration: configuration).request(byEncoding: nil, into: request)
+            }
             let serializer = JSONRequestSerializer(writingOptions: [.sortedKeys], configuration: configuration)
             return try serializer.request(byEncoding: fields, into: request)
         case .form:
-            return try HTTPRequestSerializer(configuration: configuration).request(byEncoding: dataItems.isEmpty ? nil : fields, into: request)
+            return try HTTPRequestSerializer(configuration: configuration).request(
+                byEncoding: dataItems.isEmpty ? nil : fields,
+                into: request
+            )
         case .multipart:
             let serializer = MultipartRequestSerializer(configuration: configuration) { formData in
                 for file in files {
                     let url = URL(fileURLWithPath: file.path)
-                    try formData.appendPart(fileURL: url, name: file.name, fileName: url.lastPathComponent,
-                                            mimeType: file.mimeType ?? MIMEType.forPathExtension(url.pathExtension))
+                    try formData.appendPart(
+                        fileURL: url,
+                        name: file.name,
+                        fileName: url.lastPathComponent,
+                        mimeType: file.mimeType ?? MIMEType.forPathExtension(url.pathExtension)
+                    )
                 }
             }
             return try serializer.request(byEncoding: fields, into: request)
@@ -77,8 +86,13 @@ enum RequestBuilder {
 
     /// A raw body with its `Content-Type` (unless a header item set one) and, for a stream of
     /// known size, its `Content-Length`.
-    static func attach(_ rawBody: RawBody, of body: Invocation.Body, to request: URLRequest, options: Options,
-                       configuration: RequestSerializerConfiguration) throws -> URLRequest {
+    static func attach(
+        _ rawBody: RawBody,
+        of body: Invocation.Body,
+        to request: URLRequest,
+        options: Options,
+        configuration: RequestSerializerConfiguration
+    ) throws -> URLRequest {
         var request = try HTTPRequestSerializer(configuration: configuration).request(byEncoding: nil, into: request)
         switch rawBody {
         case .empty:
@@ -89,7 +103,9 @@ enum RequestBuilder {
             request.httpBodyStream = stream
             if let length { request.setValue(String(length), forHTTPHeaderField: "Content-Length") }
         }
-        if request.value(forHTTPHeaderField: "Content-Type") == nil, let type = RawBody.contentType(for: body, options: options) {
+        if request.value(forHTTPHeaderField: "Content-Type") == nil,
+            let type = RawBody.contentType(for: body, options: options)
+        {
             request.setValue(type, forHTTPHeaderField: "Content-Type")
             if type == "application/json", request.value(forHTTPHeaderField: "Accept") == "*/*" {
                 request.setValue(jsonAccept, forHTTPHeaderField: "Accept")
@@ -154,7 +170,8 @@ enum RequestBuilder {
         for byte in text.utf8 {
             switch byte {
             case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
+                UInt8(ascii: "~"):
                 result.append(Character(Unicode.Scalar(byte)))
             default:
                 result += "%" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)

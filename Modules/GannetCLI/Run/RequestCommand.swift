@@ -8,7 +8,9 @@ struct RequestCommand {
 
     var options: Options { invocation.options }
     var selection: Options.PrintSelection { options.printSelection(stdoutIsTerminal: terminal.stdoutIsTerminal) }
-    var pretty: Options.Pretty { options.prettiness(stdoutIsTerminal: terminal.stdoutIsTerminal, noColor: terminal.noColor) }
+    var pretty: Options.Pretty {
+        options.prettiness(stdoutIsTerminal: terminal.stdoutIsTerminal, noColor: terminal.noColor)
+    }
     /// The body goes to a file: heads are printed on stderr, httpie's download layout.
     var savesToFile: Bool { options.download || options.output != nil }
 
@@ -18,7 +20,11 @@ struct RequestCommand {
         let warnings = Palette(enabled: options.colorsDiagnostics(on: terminal))
         let rawBody = try invocation.body.map { body in
             try RawBody.load(body) {
-                terminal.err(warnings.warning("gannet: warning: nothing on stdin for \(StandardInput.patience / 1000) s; still waiting for the body (--ignore-stdin if there is none)") + "\n")
+                terminal.err(
+                    warnings.warning(
+                        "gannet: warning: nothing on stdin for \(StandardInput.patience / 1000) s; still waiting for the body (--ignore-stdin if there is none)"
+                    ) + "\n"
+                )
             }
         }
         // Stdin that ended before its first byte holds no body: the method is inferred again.
@@ -26,7 +32,9 @@ struct RequestCommand {
             invocation.method = "GET"
         }
         let request = try RequestBuilder.build(invocation, rawBody: rawBody)
-        let session = SessionManager(configuration: try SessionSettings.configuration(for: options, url: invocation.url))
+        let session = SessionManager(
+            configuration: try SessionSettings.configuration(for: options, url: invocation.url)
+        )
         defer { session.invalidateAndCancel() }
         if savesToFile {
             return try await DownloadCommand(command: self, session: session).run(request)
@@ -35,7 +43,8 @@ struct RequestCommand {
         // in memory, whatever its size. Printing the request or the metrics needs the task's
         // metrics (the protocol used), which the streaming API does not give.
         if options.interpretation == nil, pretty == .none, !terminal.stdoutIsTerminal, !selection.responseHeaders,
-           !selection.requestHeaders, !selection.requestBody, !selection.metrics {
+            !selection.requestHeaders, !selection.requestBody, !selection.metrics
+        {
             return try await stream(request, on: session)
         }
         let response = await fetch(request, on: session)
@@ -47,15 +56,27 @@ struct RequestCommand {
         let body = try interpret(data, request: response.request ?? request, response: httpResponse)
         let palette = Palette(enabled: pretty.colors)
         if selection.responseHeaders {
-            terminal.out(MessageFormatter.responseHead(httpResponse, head: response.responseHead, httpVersion: response.metrics?.httpVersion, palette: palette) + "\n")
+            terminal.out(
+                MessageFormatter.responseHead(
+                    httpResponse,
+                    head: response.responseHead,
+                    httpVersion: response.metrics?.httpVersion,
+                    palette: palette
+                ) + "\n"
+            )
         }
         if selection.responseBody, !body.isEmpty {
             terminal.out(body)
             // Formatted output ends with a newline; raw bytes to a pipe stay exactly as received.
-            if terminal.stdoutIsTerminal || (pretty.format && body != data), body.last != UInt8(ascii: "\n") { terminal.out("\n") }
+            if terminal.stdoutIsTerminal || (pretty.format && body != data), body.last != UInt8(ascii: "\n") {
+                terminal.out("\n")
+            }
         }
         if selection.metrics {
-            terminal.out((selection.responseBody && !body.isEmpty ? "\n" : "") + MetricsFormatter.text(response.metrics, palette: palette))
+            terminal.out(
+                (selection.responseBody && !body.isEmpty ? "\n" : "")
+                    + MetricsFormatter.text(response.metrics, palette: palette)
+            )
         }
         return finalStatus(httpResponse, head: response.responseHead)
     }
@@ -67,7 +88,10 @@ struct RequestCommand {
         let status = ExitStatus.checking(statusCode: response.statusCode)
         if status != .success, !terminal.stdoutIsTerminal || !selection.responseHeaders {
             let palette = Palette(enabled: options.colorsDiagnostics(on: terminal))
-            terminal.err(palette.warning("gannet: warning: HTTP \(MessageFormatter.statusText(response.statusCode, head: head))") + "\n")
+            terminal.err(
+                palette.warning("gannet: warning: HTTP \(MessageFormatter.statusText(response.statusCode, head: head))")
+                    + "\n"
+            )
         }
         return status
     }
@@ -123,10 +147,16 @@ struct RequestCommand {
             await withCheckedContinuation { (continuation: CheckedContinuation<DataResponse<Data>, Never>) in
                 var report: (@Sendable (Progress) -> Void)?
                 if bar.isEnabled {
-                    report = { progress in bar.update(completed: progress.completedUnitCount, total: progress.totalUnitCount) }
+                    report = { progress in
+                        bar.update(completed: progress.completedUnitCount, total: progress.totalUnitCount)
+                    }
                 }
-                let task = session.dataTask(with: request, serializer: PassthroughResponseSerializer(),
-                                            uploadProgress: report, downloadProgress: report) { response in
+                let task = session.dataTask(
+                    with: request,
+                    serializer: PassthroughResponseSerializer(),
+                    uploadProgress: report,
+                    downloadProgress: report
+                ) { response in
                     continuation.resume(returning: response)
                 }
                 TaskRegistry.current.set(task)
@@ -151,7 +181,11 @@ struct RequestCommand {
         let anyStatus = IndexSet(integersIn: 100..<600)
         switch interpretation {
         case .json:
-            let serializer = JSONResponseSerializer(readingOptions: [.fragmentsAllowed], acceptableStatusCodes: anyStatus, acceptableContentTypes: nil)
+            let serializer = JSONResponseSerializer(
+                readingOptions: [.fragmentsAllowed],
+                acceptableStatusCodes: anyStatus,
+                acceptableContentTypes: nil
+            )
             _ = try serializer.serialize(request: request, response: response, data: data, error: nil)
             return renderer.render(data, kind: .json)
         case .xml:
@@ -161,7 +195,12 @@ struct RequestCommand {
             serializer.emptyResponseCodes = Set(100..<600)
             return Data(try serializer.serialize(request: request, response: response, data: data, error: nil).utf8)
         case .data:
-            let bytes = try HTTPResponseSerializer(acceptableStatusCodes: anyStatus).serialize(request: request, response: response, data: data, error: nil)
+            let bytes = try HTTPResponseSerializer(acceptableStatusCodes: anyStatus).serialize(
+                request: request,
+                response: response,
+                data: data,
+                error: nil
+            )
             return renderer.render(bytes, kind: .other)
         }
     }

@@ -10,7 +10,8 @@ enum SessionSettings {
     /// The configuration for a request to `url` (which picks the `--proxy` for its scheme).
     static func configuration(for options: Options, url: URL) throws -> SessionConfiguration {
         var configuration = SessionConfiguration.default
-        configuration.redirects = options.follow
+        configuration.redirects =
+            options.follow
             ? .follow(max: options.maxRedirects ?? defaultMaximumRedirects)
             : .disallow
         applyNetwork(options, url: url, to: &configuration)
@@ -34,9 +35,14 @@ enum SessionSettings {
             }
             let lowercased = certificate.lowercased()
             let format: SessionConfiguration.ClientCertificate.Format =
-                lowercased.hasSuffix(".p12") || lowercased.hasSuffix(".pfx") ? .pkcs12 : lowercased.hasSuffix(".der") ? .der : .pem
-            let clientCertificate = SessionConfiguration.ClientCertificate(certificateFile: certificate, keyFile: tls.key, format: format,
-                                                                           password: tls.keyPassword)
+                lowercased.hasSuffix(".p12") || lowercased.hasSuffix(".pfx")
+                ? .pkcs12 : lowercased.hasSuffix(".der") ? .der : .pem
+            let clientCertificate = SessionConfiguration.ClientCertificate(
+                certificateFile: certificate,
+                keyFile: tls.key,
+                format: format,
+                password: tls.keyPassword
+            )
             // Loaded and checked now, so a wrong password or a key that does not match says so
             // instead of failing the handshake later without a reason.
             do {

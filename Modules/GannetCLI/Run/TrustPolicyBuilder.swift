@@ -16,8 +16,10 @@ enum TrustPolicyBuilder {
             let certificates = try tls.pinnedCertificates.flatMap(loadCertificates)
             // AFNetworking's policy: certificate mode makes the pinned certificates the only
             // anchors; public-key mode wants one of their keys in a chain the store trusts.
-            var policy = SecurityPolicy(pinningMode: tls.pinningMode == "certificate" ? .certificate : .publicKey,
-                                        withPinnedCertificates: Set(certificates.map(\.derEncoded)))
+            var policy = SecurityPolicy(
+                pinningMode: tls.pinningMode == "certificate" ? .certificate : .publicKey,
+                withPinnedCertificates: Set(certificates.map(\.derEncoded))
+            )
             policy.allowInvalidCertificates = tls.allowInvalidCertificates
             policy.validatesDomainName = tls.validatesDomainName
             policy.trustStore = store
@@ -25,15 +27,21 @@ enum TrustPolicyBuilder {
         }
         if !tls.pins.isEmpty {
             if tls.allowInvalidCertificates {
-                throw CLIError.usage("--pin is checked against a verified chain: trust a private CA with --cacert, or pin with --pinned-cert and --allow-invalid-certificates")
+                throw CLIError.usage(
+                    "--pin is checked against a verified chain: trust a private CA with --cacert, or pin with --pinned-cert and --allow-invalid-certificates"
+                )
             }
             let pins: PinSet
             do {
                 pins = try PinSet(tls.pins)
             } catch {
-                throw CLIError.usage("\(error) (pins look like sha256/ and 44 base64 characters; `gannet pins` prints them)")
+                throw CLIError.usage(
+                    "\(error) (pins look like sha256/ and 44 base64 characters; `gannet pins` prints them)"
+                )
             }
-            evaluators.append(PublicKeysTrustEvaluator(pins: pins, trustStore: store, validatesHost: tls.validatesDomainName))
+            evaluators.append(
+                PublicKeysTrustEvaluator(pins: pins, trustStore: store, validatesHost: tls.validatesDomainName)
+            )
         }
         switch evaluators.count {
         case 0 where tls.allowInvalidCertificates:

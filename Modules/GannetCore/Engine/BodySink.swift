@@ -1,7 +1,8 @@
+internal import Synchronization
+
 #if canImport(Glibc)
 internal import Glibc
 #endif
-internal import Synchronization
 
 /// Where a response body goes: kept in memory (data tasks), streamed to a temporary file
 /// (download tasks), or handed to an async consumer (byte streams).
@@ -22,7 +23,10 @@ final class FileSink {
         url = directory.appendingPathComponent("gannet-download-\(UUID().uuidString).tmp")
         descriptor = open(url.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         if descriptor < 0 {
-            throw GannetError(.bodyStreamFailed, "Cannot create the download file in \(directory.path): \(String(cString: strerror(errno)))")
+            throw GannetError(
+                .bodyStreamFailed,
+                "Cannot create the download file in \(directory.path): \(String(cString: strerror(errno)))"
+            )
         }
     }
 
@@ -34,7 +38,10 @@ final class FileSink {
             let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
             if written < 0 {
                 if errno == EINTR { continue }
-                throw GannetError(.bodyStreamFailed, "Writing the download file failed: \(String(cString: strerror(errno)))")
+                throw GannetError(
+                    .bodyStreamFailed,
+                    "Writing the download file failed: \(String(cString: strerror(errno)))"
+                )
             }
             offset += written
         }
@@ -126,7 +133,9 @@ final class ByteStreamState: Sendable {
             return (box.state.chunks.count > box.state.head ? nil : box.state.waiter, box.state.responseWaiter)
         }
         if let responseWaiter {
-            responseWaiter.resume(throwing: error ?? GannetError(.protocolViolation, "The transfer ended without a response"))
+            responseWaiter.resume(
+                throwing: error ?? GannetError(.protocolViolation, "The transfer ended without a response")
+            )
         }
         if let waiter {
             if let error { waiter.resume(throwing: error) } else { waiter.resume(returning: nil) }
@@ -140,7 +149,9 @@ final class ByteStreamState: Sendable {
             let ready: Result<LazyResponse, any Error>? = box.withLock { box in
                 if let response = box.state.response { return .success(response) }
                 if box.state.finished {
-                    return .failure(box.state.failure ?? GannetError(.protocolViolation, "The transfer ended without a response"))
+                    return .failure(
+                        box.state.failure ?? GannetError(.protocolViolation, "The transfer ended without a response")
+                    )
                 }
                 box.state.responseWaiter = continuation
                 return nil
@@ -152,7 +163,12 @@ final class ByteStreamState: Sendable {
     func next() async throws -> Data? {
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                enum Ready { case data(Data, resumeReading: Bool), end, failure(any Error), wait(resumeReading: Bool) }
+                enum Ready {
+                    case data(Data, resumeReading: Bool)
+                    case end
+                    case failure(any Error)
+                    case wait(resumeReading: Bool)
+                }
                 let ready: Ready = box.withLock { box in
                     if box.state.head < box.state.chunks.count {
                         let data = box.state.chunks[box.state.head]

@@ -1,7 +1,8 @@
+internal import Synchronization
+
 #if canImport(Glibc)
 internal import Glibc
 #endif
-internal import Synchronization
 
 /// Where a request body comes from. Bodies are read as libcurl asks for bytes, straight into
 /// its buffer, so a file or stream body is never held in memory whole.
@@ -102,7 +103,10 @@ final class FileBodyReader: BodyReader {
             let count = Glibc.read(descriptor, buffer.baseAddress, buffer.count)
             if count >= 0 { return count }
             if errno == EINTR { continue }
-            throw GannetError(.bodyStreamFailed, "Reading the body file \(url.path) failed: \(String(cString: strerror(errno)))")
+            throw GannetError(
+                .bodyStreamFailed,
+                "Reading the body file \(url.path) failed: \(String(cString: strerror(errno)))"
+            )
         }
     }
 }
@@ -168,14 +172,21 @@ final class StreamPump: Sendable {
     // MARK: Engine thread
 
     func take(into destination: UnsafeMutableRawBufferPointer) throws -> Int {
-        enum Next { case bytes(Int, signalRoom: Bool), failure(GannetError), pause }
+        enum Next {
+            case bytes(Int, signalRoom: Bool)
+            case failure(GannetError)
+            case pause
+        }
         let next: Next = state.withLock { state in
             if state.buffered > 0 {
                 var count = 0
                 while count < destination.count, let first = state.chunks.first {
                     let take = min(destination.count - count, first.count - state.offset)
                     first.withUnsafeBytes { source in
-                        (destination.baseAddress! + count).copyMemory(from: source.baseAddress! + state.offset, byteCount: take)
+                        (destination.baseAddress! + count).copyMemory(
+                            from: source.baseAddress! + state.offset,
+                            byteCount: take
+                        )
                     }
                     count += take
                     state.offset += take
@@ -233,8 +244,13 @@ final class StreamPump: Sendable {
             let count = chunk.withUnsafeMutableBufferPointer { pointer in
                 stream.read(pointer.baseAddress!, maxLength: min(space, pointer.count))
             }
-            let failure: GannetError? = count < 0
-                ? GannetError(.bodyStreamFailed, "Reading the request body stream failed: \(stream.streamError.map { String(describing: $0) } ?? "unknown error")", underlyingError: stream.streamError)
+            let failure: GannetError? =
+                count < 0
+                ? GannetError(
+                    .bodyStreamFailed,
+                    "Reading the request body stream failed: \(stream.streamError.map { String(describing: $0) } ?? "unknown error")",
+                    underlyingError: stream.streamError
+                )
                 : nil
             let (wakeEngine, done) = state.withLock { state -> (Bool, Bool) in
                 if count > 0 {

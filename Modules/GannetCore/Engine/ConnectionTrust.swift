@@ -59,8 +59,14 @@ final class ConnectionTrust {
 
 /// OpenSSL's ex_data free function for the slot: runs when libcurl frees a connection's
 /// `SSL_CTX` (on whichever thread frees it) and drops the context's reference to its record.
-func connectionTrustFree(_ parent: UnsafeMutableRawPointer?, _ pointer: UnsafeMutableRawPointer?, _ data: UnsafeMutablePointer<CRYPTO_EX_DATA>?,
-                         _ index: Int32, _ argl: Int, _ argp: UnsafeMutableRawPointer?) {
+func connectionTrustFree(
+    _ parent: UnsafeMutableRawPointer?,
+    _ pointer: UnsafeMutableRawPointer?,
+    _ data: UnsafeMutablePointer<CRYPTO_EX_DATA>?,
+    _ index: Int32,
+    _ argl: Int,
+    _ argp: UnsafeMutableRawPointer?
+) {
     guard let pointer else { return }
     Unmanaged<ConnectionTrust>.fromOpaque(pointer).release()
 }

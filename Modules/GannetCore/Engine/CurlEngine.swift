@@ -1,5 +1,6 @@
 internal import CCurl
 internal import Synchronization
+
 #if canImport(Glibc)
 internal import Glibc
 #endif
@@ -95,7 +96,13 @@ final class CurlEngine: @unchecked Sendable {
         }
         for transfer in Array(active.values) {
             detach(transfer)
-            transfer.finish(error: TransportError.make(.cancelled, underlying: GannetError(.sessionInvalidated, "The session manager was released"), url: transfer.request.url))
+            transfer.finish(
+                error: TransportError.make(
+                    .cancelled,
+                    underlying: GannetError(.sessionInvalidated, "The session manager was released"),
+                    url: transfer.request.url
+                )
+            )
         }
         spareHandles.removeAll()
     }
@@ -104,7 +111,13 @@ final class CurlEngine: @unchecked Sendable {
         switch command {
         case .start(let transfer):
             if stopping {
-                transfer.finish(error: TransportError.make(.cancelled, underlying: GannetError(.sessionInvalidated, "The session manager was released"), url: transfer.request.url))
+                transfer.finish(
+                    error: TransportError.make(
+                        .cancelled,
+                        underlying: GannetError(.sessionInvalidated, "The session manager was released"),
+                        url: transfer.request.url
+                    )
+                )
             } else {
                 attach(transfer)
             }
@@ -112,8 +125,13 @@ final class CurlEngine: @unchecked Sendable {
             guard active[transfer.serial] != nil else { return }
             detach(transfer)
             let url = transfer.request.url
-            let error = reason.map { TransportError.make(.cancelled, underlying: $0, url: url) }
-                ?? TransportError.make(.cancelled, underlying: GannetError(.transport, "The task was cancelled", failingURL: url), url: url)
+            let error =
+                reason.map { TransportError.make(.cancelled, underlying: $0, url: url) }
+                ?? TransportError.make(
+                    .cancelled,
+                    underlying: GannetError(.transport, "The task was cancelled", failingURL: url),
+                    url: url
+                )
             transfer.finish(error: error)
         case .suspend(let transfer):
             guard active[transfer.serial] != nil, let easy = transfer.easy, !transfer.isSuspended else { return }
@@ -133,7 +151,17 @@ final class CurlEngine: @unchecked Sendable {
             transfer.isAwaitingDisposition = false
             if disposition == .cancel {
                 detach(transfer)
-                transfer.finish(error: TransportError.make(.cancelled, underlying: GannetError(.transport, "Cancelled by the response disposition", failingURL: transfer.request.url), url: transfer.request.url))
+                transfer.finish(
+                    error: TransportError.make(
+                        .cancelled,
+                        underlying: GannetError(
+                            .transport,
+                            "Cancelled by the response disposition",
+                            failingURL: transfer.request.url
+                        ),
+                        url: transfer.request.url
+                    )
+                )
             } else if !transfer.isSuspended, let easy = transfer.easy {
                 transfer.touch()
                 // May re-enter the header and write callbacks before it returns; they run here,
@@ -230,7 +258,11 @@ final class CurlEngine: @unchecked Sendable {
         for transfer in active.values where transfer.isIdleExpired(now: now) {
             detach(transfer)
             let seconds = Double(transfer.idleTimeout) / 1e9
-            let error = GannetError(.timedOut, "The request timed out: no data for \(seconds) s", failingURL: transfer.request.url)
+            let error = GannetError(
+                .timedOut,
+                "The request timed out: no data for \(seconds) s",
+                failingURL: transfer.request.url
+            )
             transfer.finish(error: TransportError.urlError(gannet: error, url: transfer.request.url))
         }
     }

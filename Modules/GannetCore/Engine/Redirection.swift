@@ -33,13 +33,27 @@ struct Redirection {
             return .deliver
         }
         guard let target = URL(string: location, relativeTo: current)?.absoluteURL else {
-            return .refuse(GannetError(.invalidRequest, "The redirect location \(location.prefix(200).debugDescription) is not a valid URL", failingURL: current))
+            return .refuse(
+                GannetError(
+                    .invalidRequest,
+                    "The redirect location \(location.prefix(200).debugDescription) is not a valid URL",
+                    failingURL: current
+                )
+            )
         }
         guard let scheme = target.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
-            return .refuse(GannetError(.unsupportedScheme, "Refused to follow a redirect to a \(target.scheme ?? "schemeless") URL; only http and https are followed", failingURL: current))
+            return .refuse(
+                GannetError(
+                    .unsupportedScheme,
+                    "Refused to follow a redirect to a \(target.scheme ?? "schemeless") URL; only http and https are followed",
+                    failingURL: current
+                )
+            )
         }
         if current.scheme?.lowercased() == "https" && scheme == "http" && !policy.allowsHTTPSToHTTP {
-            return .refuse(GannetError(.insecureRedirect, "Refused to follow a redirect from https to http", failingURL: current))
+            return .refuse(
+                GannetError(.insecureRedirect, "Refused to follow a redirect from https to http", failingURL: current)
+            )
         }
 
         var next = request
@@ -59,7 +73,8 @@ struct Redirection {
         if !Self.sameOrigin(current, target) {
             for name in credentialHeaders { next.setValue(nil, forHTTPHeaderField: name) }
             if var components = URLComponents(url: target, resolvingAgainstBaseURL: false),
-               components.user != nil || components.password != nil {
+                components.user != nil || components.password != nil
+            {
                 components.user = nil
                 components.password = nil
                 next.url = components.url ?? target

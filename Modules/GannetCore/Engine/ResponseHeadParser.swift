@@ -49,11 +49,21 @@ struct ResponseHeadParser {
             if (100..<200).contains(status.code) && status.code != 101 {
                 informationalCount += 1
                 if informationalCount > limits.maximumInformationalResponses {
-                    throw GannetError(.protocolViolation, "The server sent more than \(limits.maximumInformationalResponses) informational responses")
+                    throw GannetError(
+                        .protocolViolation,
+                        "The server sent more than \(limits.maximumInformationalResponses) informational responses"
+                    )
                 }
                 return .informational(status.code)
             }
-            return .complete(ResponseHead(statusCode: status.code, httpVersion: status.version, fields: fields, reasonPhrase: status.reason))
+            return .complete(
+                ResponseHead(
+                    statusCode: status.code,
+                    httpVersion: status.version,
+                    fields: fields,
+                    reasonPhrase: status.reason
+                )
+            )
         }
 
         if statusLine == nil {
@@ -98,7 +108,8 @@ struct ResponseHeadParser {
     }
 
     private static func trimmed(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
-        var start = bytes.startIndex, end = bytes.endIndex
+        var start = bytes.startIndex
+        var end = bytes.endIndex
         while start < end, bytes[start] == 0x20 || bytes[start] == 0x09 { start += 1 }
         while end > start, bytes[end - 1] == 0x20 || bytes[end - 1] == 0x09 { end -= 1 }
         return UnsafeBufferPointer(rebasing: bytes[start..<end])
@@ -106,14 +117,20 @@ struct ResponseHeadParser {
 
     /// `HTTP/1.1 200 OK`, `HTTP/2 204`, `HTTP/1.0 404 Not Found`: the code, the version and the
     /// server's own reason phrase (empty when it sent none, as HTTP/2 never does).
-    static func parseStatusLine(_ line: UnsafeBufferPointer<UInt8>) throws -> (code: Int, version: String, reason: String) {
+    static func parseStatusLine(
+        _ line: UnsafeBufferPointer<UInt8>
+    ) throws -> (code: Int, version: String, reason: String) {
         var malformed: GannetError {
-            GannetError(.protocolViolation, "The response has a malformed status line \(String(decoding: line.prefix(80), as: UTF8.self).debugDescription)")
+            GannetError(
+                .protocolViolation,
+                "The response has a malformed status line \(String(decoding: line.prefix(80), as: UTF8.self).debugDescription)"
+            )
         }
         guard let space = line.firstIndex(of: 0x20), space >= 5,
-              line[0] == UInt8(ascii: "H"), line[1] == UInt8(ascii: "T"), line[2] == UInt8(ascii: "T"),
-              line[3] == UInt8(ascii: "P"), line[4] == UInt8(ascii: "/"),
-              line.count >= space + 4 else { throw malformed }
+            line[0] == UInt8(ascii: "H"), line[1] == UInt8(ascii: "T"), line[2] == UInt8(ascii: "T"),
+            line[3] == UInt8(ascii: "P"), line[4] == UInt8(ascii: "/"),
+            line.count >= space + 4
+        else { throw malformed }
         var code = 0
         for index in (space + 1)...(space + 3) {
             let digit = line[index]
@@ -121,20 +138,27 @@ struct ResponseHeadParser {
             code = code * 10 + Int(digit - 0x30)
         }
         guard code >= 100, line.count == space + 4 || line[space + 4] == 0x20 else { throw malformed }
-        let reason = line.count > space + 5 ? trimmed(UnsafeBufferPointer(rebasing: line[(space + 5)...])) : UnsafeBufferPointer(start: nil, count: 0)
-        return (code, String(decoding: UnsafeBufferPointer(rebasing: line[0..<space]), as: UTF8.self), String(decoding: reason, as: UTF8.self))
+        let reason =
+            line.count > space + 5
+            ? trimmed(UnsafeBufferPointer(rebasing: line[(space + 5)...])) : UnsafeBufferPointer(start: nil, count: 0)
+        return (
+            code, String(decoding: UnsafeBufferPointer(rebasing: line[0..<space]), as: UTF8.self),
+            String(decoding: reason, as: UTF8.self)
+        )
     }
 }
 
 enum ASCII {
     /// ASCII case-insensitive equality, without Foundation.
     static func equalsIgnoringCase(_ a: String, _ b: String) -> Bool {
-        var a = a, b = b
+        var a = a
+        var b = b
         return a.withUTF8 { x in
             b.withUTF8 { y in
                 guard x.count == y.count else { return false }
                 for index in 0..<x.count {
-                    let p = x[index], q = y[index]
+                    let p = x[index]
+                    let q = y[index]
                     if p == q { continue }
                     let lower = p | 0x20
                     guard lower == q | 0x20, lower >= 0x61, lower <= 0x7A else { return false }

@@ -76,11 +76,21 @@ enum TLSVerification {
     /// Asks the challenge handler, then the evaluator, or runs OpenSSL's standard verification
     /// (`store` is nil on a reused connection, where the handshake already verified the chain);
     /// records a rejection on the transfer.
-    static func evaluate(_ chain: [Data], stapledOCSPResponse: Data? = nil, store: OpaquePointer?, for transfer: Transfer) -> Bool {
+    static func evaluate(
+        _ chain: [Data],
+        stapledOCSPResponse: Data? = nil,
+        store: OpaquePointer?,
+        for transfer: Transfer
+    ) -> Bool {
         guard let url = transfer.request.url, let host = url.host else { return false }
         let port = url.port ?? (url.scheme?.lowercased() == "http" ? 80 : 443)
         let bareHost = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
-        let trust = ServerTrust(host: bareHost, port: port, certificateChain: chain, stapledOCSPResponse: stapledOCSPResponse)
+        let trust = ServerTrust(
+            host: bareHost,
+            port: port,
+            certificateChain: chain,
+            stapledOCSPResponse: stapledOCSPResponse
+        )
         transfer.task.monitor?.didReceiveChallenge(transfer.task, trust)
         do {
             guard !chain.isEmpty else {
@@ -143,7 +153,11 @@ enum TLSVerification {
 
 /// CURLOPT_SSL_CTX_FUNCTION: called for each new connection's SSL_CTX, on the engine thread,
 /// inside the transfer that opens the connection (so `easy` and its Transfer are alive).
-func tlsContextCallback(_ easy: UnsafeMutableRawPointer?, _ context: UnsafeMutableRawPointer?, _ user: UnsafeMutableRawPointer?) -> CURLcode {
+func tlsContextCallback(
+    _ easy: UnsafeMutableRawPointer?,
+    _ context: UnsafeMutableRawPointer?,
+    _ user: UnsafeMutableRawPointer?
+) -> CURLcode {
     guard let context else { return CURLE_SSL_CERTPROBLEM }
     let ctx = OpaquePointer(context)
     // A TLS 1.2 renegotiation would run the handshake callbacks again in the middle of a later
@@ -180,16 +194,22 @@ func tlsContextCallback(_ easy: UnsafeMutableRawPointer?, _ context: UnsafeMutab
 /// OpenSSL's certificate verification, replaced by the session's evaluator. Returns 1 to
 /// trust, 0 to abort the handshake.
 func tlsVerifyCallback(_ store: OpaquePointer?, _ argument: UnsafeMutableRawPointer?) -> Int32 {
-    guard let store, let record = ConnectionTrust.record(argument), let transfer = record.currentTransfer() else { return 0 }
+    guard let store, let record = ConnectionTrust.record(argument), let transfer = record.currentTransfer() else {
+        return 0
+    }
     if TLSVerification.requestsStapling(transfer),
-       let ssl = X509_STORE_CTX_get_ex_data(store, SSL_get_ex_data_X509_STORE_CTX_idx()),
-       copenssl_SSL_get_tlsext_status_type(OpaquePointer(ssl)) == TLSEXT_STATUSTYPE_ocsp {
+        let ssl = X509_STORE_CTX_get_ex_data(store, SSL_get_ex_data_X509_STORE_CTX_idx()),
+        copenssl_SSL_get_tlsext_status_type(OpaquePointer(ssl)) == TLSEXT_STATUSTYPE_ocsp
+    {
         // Deferred to tlsStatusCallback, which OpenSSL calls later in this handshake. The
         // connection is not marked approved until that callback trusts it, so should it never
         // run, the PREREQFUNCTION check evaluates the connection before any request.
         return 1
     }
-    let chain = TLSVerification.presentedChain(leaf: X509_STORE_CTX_get0_cert(store), stack: X509_STORE_CTX_get0_untrusted(store))
+    let chain = TLSVerification.presentedChain(
+        leaf: X509_STORE_CTX_get0_cert(store),
+        stack: X509_STORE_CTX_get0_untrusted(store)
+    )
     guard TLSVerification.evaluate(chain, store: store, for: transfer) else {
         X509_STORE_CTX_set_error(store, X509_V_ERR_APPLICATION_VERIFICATION)
         return 0
@@ -202,7 +222,9 @@ func tlsVerifyCallback(_ store: OpaquePointer?, _ argument: UnsafeMutableRawPoin
 /// trust with the peer's chain and the stapled response (`nil` when the server sent none).
 /// Returns 1 to trust, 0 to abort the handshake with a `bad_certificate_status_response` alert.
 func tlsStatusCallback(_ ssl: OpaquePointer?, _ argument: UnsafeMutableRawPointer?) -> Int32 {
-    guard let ssl, let record = ConnectionTrust.record(argument), let transfer = record.currentTransfer() else { return 0 }
+    guard let ssl, let record = ConnectionTrust.record(argument), let transfer = record.currentTransfer() else {
+        return 0
+    }
     // On the client the peer chain starts with the leaf.
     let chain = TLSVerification.presentedChain(leaf: nil, stack: SSL_get_peer_cert_chain(ssl))
     let response = TLSVerification.stapledResponse(ssl)
@@ -214,19 +236,30 @@ func tlsStatusCallback(_ ssl: OpaquePointer?, _ argument: UnsafeMutableRawPointe
 /// CURLOPT_PREREQFUNCTION: runs before each request is sent, on new and reused connections.
 /// A connection is sent a request only once the trust decision in force for this transfer
 /// (the evaluator and the challenge handler it was created with) has approved it.
-func tlsPrerequestCallback(_ context: UnsafeMutableRawPointer?, _ primaryIP: UnsafeMutablePointer<CChar>?, _ localIP: UnsafeMutablePointer<CChar>?, _ primaryPort: Int32, _ localPort: Int32) -> Int32 {
+func tlsPrerequestCallback(
+    _ context: UnsafeMutableRawPointer?,
+    _ primaryIP: UnsafeMutablePointer<CChar>?,
+    _ localIP: UnsafeMutablePointer<CChar>?,
+    _ primaryPort: Int32,
+    _ localPort: Int32
+) -> Int32 {
     guard let context else { return Int32(CURL_PREREQFUNC_ABORT) }
     let transfer = Unmanaged<Transfer>.fromOpaque(context).takeUnretainedValue()
-    guard transfer.evaluatesTrust, transfer.request.url?.scheme?.lowercased() == "https" else { return Int32(CURL_PREREQFUNC_OK) }
+    guard transfer.evaluatesTrust, transfer.request.url?.scheme?.lowercased() == "https" else {
+        return Int32(CURL_PREREQFUNC_OK)
+    }
     guard let easy = transfer.easy else { return Int32(CURL_PREREQFUNC_ABORT) }
     var info: UnsafeMutableRawPointer? = nil
     _ = ccurl_easy_getinfo_pointer(easy.raw, CURLINFO_TLS_SSL_PTR, &info)
     guard let sessionInfo = info?.assumingMemoryBound(to: curl_tlssessioninfo.self),
-          let ssl = sessionInfo.pointee.internals else { return Int32(CURL_PREREQFUNC_ABORT) }
+        let ssl = sessionInfo.pointee.internals
+    else { return Int32(CURL_PREREQFUNC_ABORT) }
     let sslPointer = OpaquePointer(ssl)
     guard let ctx = SSL_get_SSL_CTX(sslPointer) else { return Int32(CURL_PREREQFUNC_ABORT) }
     // The record names the transfer now using the connection, for any later callback on it.
-    let record = ConnectionTrust.existing(on: ctx) ?? ConnectionTrust.attach(to: ctx, engine: transfer.engine, transfer: transfer.serial)
+    let record =
+        ConnectionTrust.existing(on: ctx)
+        ?? ConnectionTrust.attach(to: ctx, engine: transfer.engine, transfer: transfer.serial)
     record.transferSerial = transfer.serial
     if record.approvedGeneration == transfer.hooks.trustGeneration { return Int32(CURL_PREREQFUNC_OK) }
     let chain = TLSVerification.presentedChain(leaf: nil, stack: SSL_get_peer_cert_chain(sslPointer))

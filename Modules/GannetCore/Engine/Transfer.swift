@@ -143,9 +143,22 @@ final class Transfer: @unchecked Sendable {
         }
         if code == CURLE_OK {
             if head != nil {
-                finish(outcome: TransferOutcome(request: request, response: response, head: head, data: body, error: nil, metrics: metrics))
+                finish(
+                    outcome: TransferOutcome(
+                        request: request,
+                        response: response,
+                        head: head,
+                        data: body,
+                        error: nil,
+                        metrics: metrics
+                    )
+                )
             } else {
-                let error = GannetError(.protocolViolation, "The server closed the connection without a complete response", failingURL: request.url)
+                let error = GannetError(
+                    .protocolViolation,
+                    "The server closed the connection without a complete response",
+                    failingURL: request.url
+                )
                 finish(error: TransportError.urlError(gannet: error, url: request.url))
             }
             return nil
@@ -154,13 +167,23 @@ final class Transfer: @unchecked Sendable {
         if stopError == nil, headComplete, encodedWireSlack != nil, code == CURLE_OUT_OF_MEMORY {
             // libcurl refuses to hold more than 64 MiB decoded from one paused 32 KiB read of a
             // byte stream: over 2,000:1, a bomb by any limit.
-            let error = GannetError(.decompressionBomb, "One read of the response body decoded to more than libcurl's 64 MiB pause buffer", failingURL: request.url, transportCode: Int(code.rawValue))
+            let error = GannetError(
+                .decompressionBomb,
+                "One read of the response body decoded to more than libcurl's 64 MiB pause buffer",
+                failingURL: request.url,
+                transportCode: Int(code.rawValue)
+            )
             finish(error: TransportError.urlError(gannet: error, url: request.url))
             return nil
         }
         if stopError == nil, !headComplete, code == CURLE_OUT_OF_MEMORY {
             // libcurl refuses a header line over 100 KiB with "Out of memory".
-            let error = GannetError(.headersTooLarge, "A response header line exceeds libcurl's 100 KiB limit", failingURL: request.url, transportCode: Int(code.rawValue))
+            let error = GannetError(
+                .headersTooLarge,
+                "A response header line exceeds libcurl's 100 KiB limit",
+                failingURL: request.url,
+                transportCode: Int(code.rawValue)
+            )
             finish(error: TransportError.urlError(gannet: error, url: request.url))
             return nil
         }
@@ -171,13 +194,24 @@ final class Transfer: @unchecked Sendable {
     /// libcurl failed to replay held-back bytes when the transfer was unpaused: ends the task
     /// with what a callback recorded, else with libcurl's code.
     func unpauseFailed(_ code: CURLcode) {
-        finish(error: stopError ?? TransportError.urlError(curlCode: code, detail: String(cString: errorBuffer), url: request.url))
+        finish(
+            error: stopError
+                ?? TransportError.urlError(curlCode: code, detail: String(cString: errorBuffer), url: request.url)
+        )
     }
 
     /// Completes the task with an error. Safe to call once; later calls are ignored.
     func finish(error: any Error) {
-        finish(outcome: TransferOutcome(request: request, response: response, head: head, data: head == nil ? nil : body,
-                                        error: error, metrics: metrics))
+        finish(
+            outcome: TransferOutcome(
+                request: request,
+                response: response,
+                head: head,
+                data: head == nil ? nil : body,
+                error: error,
+                metrics: metrics
+            )
+        )
     }
 
     private func finish(outcome: TransferOutcome) {
@@ -231,14 +265,23 @@ final class Transfer: @unchecked Sendable {
         for (name, value) in configuration.httpAdditionalHeaders where !seen.contains(name.lowercased()) {
             // Session-wide credentials are for the origin the caller asked for, not for
             // wherever its server redirects.
-            if let callerURL, Redirection.credentialHeaders.contains(name.lowercased()), !Redirection.sameOrigin(callerURL, url) { continue }
+            if let callerURL, Redirection.credentialHeaders.contains(name.lowercased()),
+                !Redirection.sameOrigin(callerURL, url)
+            {
+                continue
+            }
             fields.append((name, value))
         }
         try RequestValidation.validate(method: method, url: url, headers: fields)
-        if configuration.tls.serverTrustEvaluator?.requiresSecureTransport == true, url.scheme?.lowercased() != "https" {
+        if configuration.tls.serverTrustEvaluator?.requiresSecureTransport == true, url.scheme?.lowercased() != "https"
+        {
             // Enforced here, where the evaluator is used, for every hop: a pinning manager
             // must not send a request (or follow a redirect) in clear (docs/security.md).
-            let error = GannetError(.insecureTransport, "The trust evaluator requires HTTPS; refusing to send \(url.scheme ?? "") in clear", failingURL: url)
+            let error = GannetError(
+                .insecureTransport,
+                "The trust evaluator requires HTTPS; refusing to send \(url.scheme ?? "") in clear",
+                failingURL: url
+            )
             throw TransportError.urlError(gannet: error, url: url)
         }
 
@@ -251,7 +294,10 @@ final class Transfer: @unchecked Sendable {
         // Waiting to learn whether a connection multiplexes pays only where ALPN or prior
         // knowledge tells at connect time; on cleartext HTTP/1.1 libcurl learns it from the first
         // response and leaves every transfer added meanwhile pending until that exchange ends.
-        easy.set(CURLOPT_PIPEWAIT, url.scheme?.lowercased() == "https" || configuration.httpVersion == .http2PriorKnowledge)
+        easy.set(
+            CURLOPT_PIPEWAIT,
+            url.scheme?.lowercased() == "https" || configuration.httpVersion == .http2PriorKnowledge
+        )
         easy.set(CURLOPT_PRIVATE, pointer: me)
         easy.set(CURLOPT_ERRORBUFFER, pointer: UnsafeMutableRawPointer(errorBuffer))
         errorBuffer[0] = 0
@@ -280,7 +326,10 @@ final class Transfer: @unchecked Sendable {
         let elapsed = Double(MonotonicClock.nanoseconds() &- startedAt) / 1e9
         let remaining = configuration.timeoutIntervalForResource - elapsed
         if remaining <= 0 {
-            throw TransportError.urlError(gannet: GannetError(.timedOut, "The resource timeout passed", failingURL: url), url: url)
+            throw TransportError.urlError(
+                gannet: GannetError(.timedOut, "The resource timeout passed", failingURL: url),
+                url: url
+            )
         }
         easy.set(CURLOPT_TIMEOUT_MS, remaining < 1e9 ? max(Int(remaining * 1000), 1) : 0)
 
@@ -298,7 +347,12 @@ final class Transfer: @unchecked Sendable {
         touch()
     }
 
-    private func configureBody(_ easy: EasyHandle, method: String, fields: inout [(String, String)], removed: inout [String]) throws {
+    private func configureBody(
+        _ easy: EasyHandle,
+        method: String,
+        fields: inout [(String, String)],
+        removed: inout [String]
+    ) throws {
         let upper = method.uppercased()
         let declaredLength = fields.first { $0.0.lowercased() == "content-length" }.flatMap { Int64($0.1) }
         // libcurl writes Content-Length (or chunked framing) itself from the size given here.
@@ -329,7 +383,8 @@ final class Transfer: @unchecked Sendable {
         }
         easy.set(CURLOPT_POSTFIELDSIZE_LARGE, offset: length ?? -1)
         if case .stream(let stream) = source, let paced = stream as? any RateLimitedBodyStream,
-           let rate = paced.maximumBytesPerSecond, rate > 0 {
+            let rate = paced.maximumBytesPerSecond, rate > 0
+        {
             easy.set(CURLOPT_MAX_SEND_SPEED_LARGE, offset: rate)
         }
         if method != "POST" { easy.set(CURLOPT_CUSTOMREQUEST, method) }
@@ -348,7 +403,10 @@ final class Transfer: @unchecked Sendable {
                 return didReceiveHead(head, lineLength: line.count)
             }
         } catch {
-            stopError = TransportError.urlError(gannet: error as? GannetError ?? GannetError(.protocolViolation, "\(error)"), url: request.url)
+            stopError = TransportError.urlError(
+                gannet: error as? GannetError ?? GannetError(.protocolViolation, "\(error)"),
+                url: request.url
+            )
             return 0
         }
     }
@@ -366,8 +424,13 @@ final class Transfer: @unchecked Sendable {
         metrics.httpVersion = head.httpVersion
 
         if Redirection.isRedirect(head.statusCode) {
-            switch Redirection.next(after: request, response: head.statusCode, location: head.value("Location"),
-                                    policy: configuration.redirects, bodyIsRepeatable: bodySource?.isRepeatable ?? true) {
+            switch Redirection.next(
+                after: request,
+                response: head.statusCode,
+                location: head.value("Location"),
+                policy: configuration.redirects,
+                bodyIsRepeatable: bodySource?.isRepeatable ?? true
+            ) {
             case .deliver:
                 break
             case .refuse(let error):
@@ -375,7 +438,11 @@ final class Transfer: @unchecked Sendable {
                 return 0
             case .follow(let proposed):
                 if redirectCount >= configuration.redirects.maximumRedirects {
-                    let error = GannetError(.tooManyRedirects, "Stopped after \(redirectCount) redirects (the limit is \(configuration.redirects.maximumRedirects))", failingURL: url)
+                    let error = GannetError(
+                        .tooManyRedirects,
+                        "Stopped after \(redirectCount) redirects (the limit is \(configuration.redirects.maximumRedirects))",
+                        failingURL: url
+                    )
                     stopError = TransportError.urlError(gannet: error, url: url)
                     return 0
                 }
@@ -385,12 +452,20 @@ final class Transfer: @unchecked Sendable {
                 }
                 if let next {
                     if let target = next.url, (try? RequestValidation.validate(url: target)) == nil {
-                        let error = GannetError(.unsupportedScheme, "The redirect hook returned a request that cannot be sent", failingURL: target)
+                        let error = GannetError(
+                            .unsupportedScheme,
+                            "The redirect hook returned a request that cannot be sent",
+                            failingURL: target
+                        )
                         stopError = TransportError.urlError(gannet: error, url: url)
                         return 0
                     }
                     redirectTarget = next
-                    task.monitor?.willRedirect(task, response.map { LazyResponse(prebuilt: $0, head: head) } ?? LazyResponse(head: head, url: url), to: next)
+                    task.monitor?.willRedirect(
+                        task,
+                        response.map { LazyResponse(prebuilt: $0, head: head) } ?? LazyResponse(head: head, url: url),
+                        to: next
+                    )
                     return lineLength
                 }
             }
@@ -404,27 +479,41 @@ final class Transfer: @unchecked Sendable {
             $0.countOfBytesExpectedToReceive = expected
         }
         task.existingProgress(upload: false)?.totalUnitCount = expected
-        task.monitor?.didReceiveResponse(task, response.map { LazyResponse(prebuilt: $0, head: head) } ?? LazyResponse(head: head, url: url))
+        task.monitor?.didReceiveResponse(
+            task,
+            response.map { LazyResponse(prebuilt: $0, head: head) } ?? LazyResponse(head: head, url: url)
+        )
         if configuration.decompressesResponses, let coding = head.value("Content-Encoding"),
-           !coding.isEmpty, coding.lowercased() != "identity" {
+            !coding.isEmpty, coding.lowercased() != "identity"
+        {
             let chunked = head.value("Transfer-Encoding")?.lowercased().contains("chunked") == true
             encodedWireSlack = chunked ? Int64(readBufferSize) : 0
         }
         switch task.sink {
         case .memory:
-            if expected > 0 { body.reserveCapacity(Int(min(expected, configuration.limits.maximumBodyBytes, 64 << 20))) }
+            if expected > 0 {
+                body.reserveCapacity(Int(min(expected, configuration.limits.maximumBodyBytes, 64 << 20)))
+            }
         case .file:
             do {
                 fileSink = try FileSink()
             } catch {
-                stopError = TransportError.urlError(gannet: error as? GannetError ?? GannetError(.bodyStreamFailed, "\(error)"), url: url)
+                stopError = TransportError.urlError(
+                    gannet: error as? GannetError ?? GannetError(.bodyStreamFailed, "\(error)"),
+                    url: url
+                )
                 return 0
             }
         case .stream(let stream):
             stream.deliverHead(LazyResponse(head: head, url: url))
         }
-        if let decide = hooks.dataTaskDidReceiveResponse, let response, decide(task.manager, task, response) == .cancel {
-            stopError = TransportError.make(.cancelled, underlying: GannetError(.transport, "Cancelled by the response disposition", failingURL: url), url: url)
+        if let decide = hooks.dataTaskDidReceiveResponse, let response, decide(task.manager, task, response) == .cancel
+        {
+            stopError = TransportError.make(
+                .cancelled,
+                underlying: GannetError(.transport, "Cancelled by the response disposition", failingURL: url),
+                url: url
+            )
             return 0
         }
         if let deferred = hooks.dataTaskDidReceiveResponseDeferred, let response {
@@ -464,18 +553,27 @@ final class Transfer: @unchecked Sendable {
         }
         let decoded = receivedBytes + Int64(bytes.count)
         if let limit, decoded > limit {
-            let error = GannetError(.bodyTooLarge, "The response body exceeds \(limit) bytes after decoding", failingURL: request.url)
+            let error = GannetError(
+                .bodyTooLarge,
+                "The response body exceeds \(limit) bytes after decoding",
+                failingURL: request.url
+            )
             stopError = TransportError.urlError(gannet: error, url: request.url)
             return 0
         }
         if let slack = encodedWireSlack, let ratio = configuration.limits.maximumDecompressionRatio,
-           decoded > SessionConfiguration.Limits.decompressionRatioGraceBytes, let easy {
+            decoded > SessionConfiguration.Limits.decompressionRatioGraceBytes, let easy
+        {
             // libcurl counts the encoded bytes it read (CURLINFO_SIZE_DOWNLOAD_T) before it
             // decodes them; Gannet sees only decoded bytes.
             let wire = max(easy.info(offset: CURLINFO_SIZE_DOWNLOAD_T) + slack, 1)
             let (allowed, overflow) = wire.multipliedReportingOverflow(by: Int64(max(ratio, 1)))
             if !overflow, decoded > allowed {
-                let error = GannetError(.decompressionBomb, "The response body decoded to \(decoded) bytes from \(wire) on the wire, over the \(ratio):1 limit", failingURL: request.url)
+                let error = GannetError(
+                    .decompressionBomb,
+                    "The response body decoded to \(decoded) bytes from \(wire) on the wire, over the \(ratio):1 limit",
+                    failingURL: request.url
+                )
                 stopError = TransportError.urlError(gannet: error, url: request.url)
                 return 0
             }
@@ -487,7 +585,10 @@ final class Transfer: @unchecked Sendable {
             do {
                 try fileSink?.write(bytes)
             } catch {
-                stopError = TransportError.urlError(gannet: error as? GannetError ?? GannetError(.bodyStreamFailed, "\(error)"), url: request.url)
+                stopError = TransportError.urlError(
+                    gannet: error as? GannetError ?? GannetError(.bodyStreamFailed, "\(error)"),
+                    url: request.url
+                )
                 return 0
             }
         case .stream(let stream):
@@ -524,18 +625,24 @@ final class Transfer: @unchecked Sendable {
             if count > 0, let hook = hooks.taskDidSendBodyData {
                 hook(task.manager, task, Int64(count), sentBytes, expectedToSend)
             }
-            if count > 0 { task.monitor?.didSendBodyData(task, Int64(count), total: sentBytes, expected: expectedToSend) }
+            if count > 0 {
+                task.monitor?.didSendBodyData(task, Int64(count), total: sentBytes, expected: expectedToSend)
+            }
             reportProgress(final: false)
             return count
         } catch {
-            stopError = TransportError.urlError(gannet: error as? GannetError ?? GannetError(.bodyStreamFailed, "\(error)"), url: request.url)
+            stopError = TransportError.urlError(
+                gannet: error as? GannetError ?? GannetError(.bodyStreamFailed, "\(error)"),
+                url: request.url
+            )
             return Int(CURL_READFUNC_ABORT)
         }
     }
 
     /// Updates the task's counters and progress, calling progress handlers at most every 50 ms.
     private func reportProgress(final: Bool) {
-        let received = receivedBytes, sent = sentBytes
+        let received = receivedBytes
+        let sent = sentBytes
         task.update {
             $0.countOfBytesReceived = received
             $0.countOfBytesSent = sent
@@ -544,7 +651,8 @@ final class Transfer: @unchecked Sendable {
         guard final || now &- lastProgressReport > 50_000_000 else { return }
         lastProgressReport = now
         let handlers = task.progressHandlers
-        if let download = handlers.download.map({ _ in task.downloadProgress }) ?? task.existingProgress(upload: false) {
+        if let download = handlers.download.map({ _ in task.downloadProgress }) ?? task.existingProgress(upload: false)
+        {
             download.completedUnitCount = received
             if final && download.totalUnitCount < received { download.totalUnitCount = received }
             handlers.download?(download)
@@ -583,12 +691,21 @@ final class Transfer: @unchecked Sendable {
 
     func recordCancelledHandshake() {
         let url = request.url
-        stopError = TransportError.make(.cancelled, underlying: GannetError(.serverTrustRejected, "The server trust challenge was cancelled", failingURL: url), url: url)
+        stopError = TransportError.make(
+            .cancelled,
+            underlying: GannetError(.serverTrustRejected, "The server trust challenge was cancelled", failingURL: url),
+            url: url
+        )
     }
 
     func recordTrustFailure(_ error: any Error) {
         let url = request.url
-        let gannet = GannetError(.serverTrustRejected, "The server's certificate was rejected: \(error)", failingURL: url, underlyingError: error)
+        let gannet = GannetError(
+            .serverTrustRejected,
+            "The server's certificate was rejected: \(error)",
+            failingURL: url,
+            underlyingError: error
+        )
         stopError = TransportError.urlError(gannet: gannet, url: url)
     }
 }
@@ -607,19 +724,34 @@ final class Decided: Sendable {
 // code (a Swift 6 runtime trap, see ENGINE-NOTES). Each recovers its Transfer, unretained: the
 // engine's `active` table keeps it alive while its handle is in the multi handle.
 
-func transferHeaderCallback(_ buffer: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int, _ context: UnsafeMutableRawPointer?) -> Int {
+func transferHeaderCallback(
+    _ buffer: UnsafeMutablePointer<CChar>?,
+    _ size: Int,
+    _ count: Int,
+    _ context: UnsafeMutableRawPointer?
+) -> Int {
     guard let buffer, let context else { return 0 }
     let transfer = Unmanaged<Transfer>.fromOpaque(context).takeUnretainedValue()
     return transfer.didReceiveHeaderLine(UnsafeRawBufferPointer(start: buffer, count: size * count))
 }
 
-func transferWriteCallback(_ buffer: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int, _ context: UnsafeMutableRawPointer?) -> Int {
+func transferWriteCallback(
+    _ buffer: UnsafeMutablePointer<CChar>?,
+    _ size: Int,
+    _ count: Int,
+    _ context: UnsafeMutableRawPointer?
+) -> Int {
     guard let buffer, let context else { return 0 }
     let transfer = Unmanaged<Transfer>.fromOpaque(context).takeUnretainedValue()
     return transfer.didReceiveBody(UnsafeRawBufferPointer(start: buffer, count: size * count))
 }
 
-func transferReadCallback(_ buffer: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int, _ context: UnsafeMutableRawPointer?) -> Int {
+func transferReadCallback(
+    _ buffer: UnsafeMutablePointer<CChar>?,
+    _ size: Int,
+    _ count: Int,
+    _ context: UnsafeMutableRawPointer?
+) -> Int {
     guard let buffer, let context else { return Int(CURL_READFUNC_ABORT) }
     let transfer = Unmanaged<Transfer>.fromOpaque(context).takeUnretainedValue()
     return transfer.readBody(into: UnsafeMutableRawBufferPointer(start: buffer, count: size * count))

@@ -54,7 +54,11 @@ public final class AuthenticationInterceptor<AuthenticatorType: Authenticator>: 
 
     /// Creates an interceptor; without a credential, requests fail with
     /// ``AuthenticationError/missingCredential`` until one is set.
-    public init(authenticator: AuthenticatorType, credential: Credential? = nil, refreshWindow: RefreshWindow = RefreshWindow()) {
+    public init(
+        authenticator: AuthenticatorType,
+        credential: Credential? = nil,
+        refreshWindow: RefreshWindow = RefreshWindow()
+    ) {
         self.authenticator = authenticator
         self.refreshWindow = refreshWindow
         state = Mutex(State(credential: credential))
@@ -80,7 +84,9 @@ public final class AuthenticationInterceptor<AuthenticatorType: Authenticator>: 
         }
         if bypass { return request }
         let credential = try await credential(manager: task.manager) { state in
-            guard let credential = state.credential else { return .ready(.failure(AuthenticationError.missingCredential)) }
+            guard let credential = state.credential else {
+                return .ready(.failure(AuthenticationError.missingCredential))
+            }
             if state.isRefreshing { return .wait }
             return credential.requiresRefresh ? .waitAndRefresh(credential) : .ready(.success(credential))
         }.get()
@@ -94,10 +100,13 @@ public final class AuthenticationInterceptor<AuthenticatorType: Authenticator>: 
     public func retry(_ task: SessionTask, after attempt: FailedAttempt) async -> RetryResult {
         if state.withLock({ $0.refreshTasks.contains(task.taskIdentifier) }) { return .doNotRetry }
         guard let request = attempt.request, let response = attempt.response,
-              authenticator.didRequest(request, with: response, failDueToAuthenticationError: attempt.error) else { return .doNotRetry }
+            authenticator.didRequest(request, with: response, failDueToAuthenticationError: attempt.error)
+        else { return .doNotRetry }
         let authenticator = self.authenticator
         let result = await credential(manager: task.manager) { state in
-            guard let credential = state.credential else { return .ready(.failure(AuthenticationError.missingCredential)) }
+            guard let credential = state.credential else {
+                return .ready(.failure(AuthenticationError.missingCredential))
+            }
             if state.isRefreshing { return .wait }
             if !authenticator.isRequest(request, authenticatedWith: credential) { return .ready(.success(credential)) }
             return .waitAndRefresh(credential)
@@ -114,7 +123,10 @@ public final class AuthenticationInterceptor<AuthenticatorType: Authenticator>: 
     /// The credential to use once `decide` (run under the lock) is satisfied: at once, after the
     /// running refresh, or after a refresh this call starts. A cancelled caller gets
     /// `CancellationError` at once.
-    private func credential(manager: SessionManager, decide: @escaping @Sendable (inout State) -> Decision) async -> Result<Credential, any Error> {
+    private func credential(
+        manager: SessionManager,
+        decide: @escaping @Sendable (inout State) -> Decision
+    ) async -> Result<Credential, any Error> {
         let id = state.withLock { state -> Int in
             state.nextWaiter += 1
             state.unregistered.insert(state.nextWaiter)
@@ -171,9 +183,11 @@ public final class AuthenticationInterceptor<AuthenticatorType: Authenticator>: 
             if allowed {
                 do {
                     // Tasks created inside inherit the scope, so their adaptation skips the wait.
-                    result = .success(try await RefreshScope.$current.withValue(scope) {
-                        try await authenticator.refresh(stale, for: manager)
-                    })
+                    result = .success(
+                        try await RefreshScope.$current.withValue(scope) {
+                            try await authenticator.refresh(stale, for: manager)
+                        }
+                    )
                 } catch {
                     result = .failure(error)
                 }

@@ -32,7 +32,11 @@ public protocol Authenticator: Sendable {
     func refresh(_ credential: Credential, for manager: SessionManager) async throws -> Credential
 
     /// Whether `response` to `request` says the credential was refused. Default: status 401.
-    func didRequest(_ request: URLRequest, with response: HTTPURLResponse, failDueToAuthenticationError error: (any Error)?) -> Bool
+    func didRequest(
+        _ request: URLRequest,
+        with response: HTTPURLResponse,
+        failDueToAuthenticationError error: (any Error)?
+    ) -> Bool
 
     /// Whether `request` went out with `credential`: `false` means the credential changed since
     /// (another request refreshed it), so the request is sent again at once, without a
@@ -42,7 +46,11 @@ public protocol Authenticator: Sendable {
 
 extension Authenticator {
     /// A 401 means the credential was refused.
-    public func didRequest(_ request: URLRequest, with response: HTTPURLResponse, failDueToAuthenticationError error: (any Error)?) -> Bool {
+    public func didRequest(
+        _ request: URLRequest,
+        with response: HTTPURLResponse,
+        failDueToAuthenticationError error: (any Error)?
+    ) -> Bool {
         response.statusCode == 401
     }
 

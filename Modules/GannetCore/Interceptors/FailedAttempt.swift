@@ -23,7 +23,13 @@ public struct FailedAttempt: @unchecked Sendable {
     }
 
     /// Creates an attempt, for testing a retrier without a server.
-    public init(request: URLRequest?, response: HTTPURLResponse?, data: Data? = nil, error: (any Error)?, retryCount: Int) {
+    public init(
+        request: URLRequest?,
+        response: HTTPURLResponse?,
+        data: Data? = nil,
+        error: (any Error)?,
+        retryCount: Int
+    ) {
         self.request = request
         self.error = error
         self.data = data

@@ -54,7 +54,10 @@ public struct Interceptor: RequestInterceptor {
     }
 
     /// The manager's interceptor followed by the task's; `nil` when there is neither.
-    static func combining(_ manager: (any RequestInterceptor)?, _ task: (any RequestInterceptor)?) -> (any RequestInterceptor)? {
+    static func combining(
+        _ manager: (any RequestInterceptor)?,
+        _ task: (any RequestInterceptor)?
+    ) -> (any RequestInterceptor)? {
         switch (manager, task) {
         case (nil, nil): return nil
         case (let one?, nil), (nil, let one?): return one

@@ -25,18 +25,22 @@ public enum RetryAfter {
         switch parts.count {
         case 6:  // IMF-fixdate
             guard shortDays.contains(parts[0].dropLast()), parts[0].hasSuffix(","), parts[5] == "GMT",
-                  parts[1].count == 2, let day = number(parts[1]), let month = month(parts[2]),
-                  parts[3].count == 4, let year = number(parts[3]) else { return nil }
+                parts[1].count == 2, let day = number(parts[1]), let month = month(parts[2]),
+                parts[3].count == 4, let year = number(parts[3])
+            else { return nil }
             return makeDate(year: year, month: month, day: day, time: parts[4])
         case 4:  // rfc850-date
             guard longDays.contains(parts[0].dropLast()), parts[0].hasSuffix(","), parts[3] == "GMT" else { return nil }
             let dayMonthYear = parts[1].split(separator: "-", omittingEmptySubsequences: false).map(String.init)
             guard dayMonthYear.count == 3, dayMonthYear[0].count == 2, let day = number(dayMonthYear[0]),
-                  let month = month(dayMonthYear[1]), dayMonthYear[2].count == 2, let shortYear = number(dayMonthYear[2]) else { return nil }
+                let month = month(dayMonthYear[1]), dayMonthYear[2].count == 2, let shortYear = number(dayMonthYear[2])
+            else { return nil }
             return makeDate(year: fullYear(shortYear, now: now), month: month, day: day, time: parts[2])
         case 5:  // asctime-date
-            guard shortDays.contains(Substring(parts[0])), let month = month(parts[1]), (1...2).contains(parts[2].count),
-                  let day = number(parts[2]), parts[4].count == 4, let year = number(parts[4]) else { return nil }
+            guard shortDays.contains(Substring(parts[0])), let month = month(parts[1]),
+                (1...2).contains(parts[2].count),
+                let day = number(parts[2]), parts[4].count == 4, let year = number(parts[4])
+            else { return nil }
             return makeDate(year: year, month: month, day: day, time: parts[3])
         default:
             return nil
@@ -44,12 +48,16 @@ public enum RetryAfter {
     }
 
     private static let shortDays: Set<Substring> = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
-    private static let longDays: Set<Substring> = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
+    private static let longDays: Set<Substring> = [
+        "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday",
+    ]
     private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
     /// Digits only: `Int("+6")` would accept a sign the grammar forbids.
     private static func number(_ text: some StringProtocol) -> Int? {
-        guard !text.isEmpty, text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else { return nil }
+        guard !text.isEmpty, text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else {
+            return nil
+        }
         return Int(text)
     }
 
@@ -68,9 +76,10 @@ public enum RetryAfter {
     private static func makeDate(year: Int, month: Int, day: Int, time: String) -> Date? {
         let clock = time.split(separator: ":", omittingEmptySubsequences: false)
         guard clock.count == 3, clock.allSatisfy({ $0.count == 2 }),
-              let hour = number(clock[0]), let minute = number(clock[1]), let second = number(clock[2]),
-              (0...23).contains(hour), (0...59).contains(minute), (0...60).contains(second),
-              (1...daysIn(month: month, year: year)).contains(day) else { return nil }
+            let hour = number(clock[0]), let minute = number(clock[1]), let second = number(clock[2]),
+            (0...23).contains(hour), (0...59).contains(minute), (0...60).contains(second),
+            (1...daysIn(month: month, year: year)).contains(day)
+        else { return nil }
         let days = daysSinceEpoch(year: year, month: month, day: day)
         return Date(timeIntervalSince1970: TimeInterval(days * 86_400 + hour * 3_600 + minute * 60 + second))
     }

@@ -75,7 +75,12 @@ public struct RetryPolicy: RequestInterceptor {
 
     /// Decides with the current time and a random jitter.
     public func retry(_ task: SessionTask, after attempt: FailedAttempt) async -> RetryResult {
-        decision(after: attempt, method: task.originalRequest?.httpMethod ?? "GET", now: Date(), unit: Double.random(in: 0..<1))
+        decision(
+            after: attempt,
+            method: task.originalRequest?.httpMethod ?? "GET",
+            now: Date(),
+            unit: Double.random(in: 0..<1)
+        )
     }
 
     // MARK: Pure decisions
@@ -84,12 +89,19 @@ public struct RetryPolicy: RequestInterceptor {
     /// drawn as `unit` in `[0, 1)`. Pure: ``retry(_:after:)`` calls it with the clock and a
     /// random number.
     public func decision(after attempt: FailedAttempt, method: String, now: Date, unit: Double) -> RetryResult {
-        guard attempt.retryCount < retryLimit, retryableHTTPMethods.contains(method.uppercased()) else { return .doNotRetry }
-        if let code = attempt.urlErrorCode {
-            return retryableURLErrorCodes.contains(code) ? .retryWithDelay(backoffDelay(forRetry: attempt.retryCount, unit: unit)) : .doNotRetry
+        guard attempt.retryCount < retryLimit, retryableHTTPMethods.contains(method.uppercased()) else {
+            return .doNotRetry
         }
-        guard attempt.error == nil, let status = attempt.statusCode, retryableHTTPStatusCodes.contains(status) else { return .doNotRetry }
-        if honoursRetryAfter, let value = attempt.headerValue("Retry-After"), let delay = RetryAfter.delay(from: value, now: now) {
+        if let code = attempt.urlErrorCode {
+            return retryableURLErrorCodes.contains(code)
+                ? .retryWithDelay(backoffDelay(forRetry: attempt.retryCount, unit: unit)) : .doNotRetry
+        }
+        guard attempt.error == nil, let status = attempt.statusCode, retryableHTTPStatusCodes.contains(status) else {
+            return .doNotRetry
+        }
+        if honoursRetryAfter, let value = attempt.headerValue("Retry-After"),
+            let delay = RetryAfter.delay(from: value, now: now)
+        {
             return delay <= maximumDelay ? .retryWithDelay(delay) : .doNotRetry
         }
         return .retryWithDelay(backoffDelay(forRetry: attempt.retryCount, unit: unit))

@@ -75,7 +75,9 @@ public final class MultipartBodyReader {
         var filled = 0
         do {
             while filled < limit && !isAtEnd {
-                let count = try readSegment(into: UnsafeMutableRawBufferPointer(start: base + filled, count: limit - filled))
+                let count = try readSegment(
+                    into: UnsafeMutableRawBufferPointer(start: base + filled, count: limit - filled)
+                )
                 filled += count
                 offset += UInt64(count)
                 if offset == segments[index].length {
@@ -104,7 +106,10 @@ public final class MultipartBodyReader {
         openedStream?.close()
         openedStream = nil
         if !isAtEnd && failure == nil {
-            failure = RequestSerializationError(.bodyStreamFailed, "The multipart body reader was closed before the end of the body")
+            failure = RequestSerializationError(
+                .bodyStreamFailed,
+                "The multipart body reader was closed before the end of the body"
+            )
         }
     }
 
@@ -129,7 +134,10 @@ public final class MultipartBodyReader {
         if descriptor < 0 {
             descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
             guard descriptor >= 0 else {
-                throw RequestSerializationError(.bodyStreamFailed, "Cannot open \(url.path): \(String(cString: strerror(errno)))")
+                throw RequestSerializationError(
+                    .bodyStreamFailed,
+                    "Cannot open \(url.path): \(String(cString: strerror(errno)))"
+                )
             }
         }
         while true {
@@ -137,10 +145,15 @@ public final class MultipartBodyReader {
             if count > 0 { return count }
             if count == 0 {
                 throw RequestSerializationError(
-                    .bodyStreamFailed, "\(url.path) is shorter than when it was appended to the multipart body")
+                    .bodyStreamFailed,
+                    "\(url.path) is shorter than when it was appended to the multipart body"
+                )
             }
             if errno != EINTR {
-                throw RequestSerializationError(.bodyStreamFailed, "Cannot read \(url.path): \(String(cString: strerror(errno)))")
+                throw RequestSerializationError(
+                    .bodyStreamFailed,
+                    "Cannot read \(url.path): \(String(cString: strerror(errno)))"
+                )
             }
         }
     }
@@ -154,7 +167,10 @@ public final class MultipartBodyReader {
         if count > 0 { return count }
         if count < 0 {
             throw RequestSerializationError(
-                .bodyStreamFailed, "A stream part failed", underlyingError: stream.streamError)
+                .bodyStreamFailed,
+                "A stream part failed",
+                underlyingError: stream.streamError
+            )
         }
         throw RequestSerializationError(.bodyStreamFailed, "A stream part ended before its declared length")
     }

@@ -53,7 +53,9 @@ public final class MultipartBodyStream: InputStream, RateLimitedBodyStream {
     public override func read(_ buffer: UnsafeMutablePointer<UInt8>, maxLength len: Int) -> Int {
         switch status {
         case .notOpen:
-            fail(RequestSerializationError(.bodyStreamFailed, "The multipart body stream was read before it was opened"))
+            fail(
+                RequestSerializationError(.bodyStreamFailed, "The multipart body stream was read before it was opened")
+            )
             return -1
         case .atEnd, .closed:
             return 0
@@ -73,7 +75,10 @@ public final class MultipartBodyStream: InputStream, RateLimitedBodyStream {
     }
 
     /// `false`: the bytes are not in one contiguous buffer.
-    public override func getBuffer(_ buffer: UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>, length len: UnsafeMutablePointer<Int>) -> Bool {
+    public override func getBuffer(
+        _ buffer: UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>,
+        length len: UnsafeMutablePointer<Int>
+    ) -> Bool {
         false
     }
 

@@ -27,7 +27,9 @@ extension ConfigurableRequestSerializer {
     /// `nil` or the error, on `queue` when given, otherwise on the writing thread.
     @discardableResult
     public func writeMultipartBody(
-        of request: URLRequest, to fileURL: URL, queue: DispatchQueue? = nil,
+        of request: URLRequest,
+        to fileURL: URL,
+        queue: DispatchQueue? = nil,
         completion: @escaping @Sendable ((any Error)?) -> Void
     ) -> URLRequest {
         DispatchQueue.global(qos: .utility).async {
@@ -53,16 +55,27 @@ extension ConfigurableRequestSerializer {
 enum MultipartBodyWriter {
     static func write(_ request: URLRequest, to fileURL: URL) throws -> URLRequest {
         guard let stream = request.httpBodyStream else {
-            throw RequestSerializationError(.bodyWriteFailed, "The request has no body stream to write", failingRequest: request)
+            throw RequestSerializationError(
+                .bodyWriteFailed,
+                "The request has no body stream to write",
+                failingRequest: request
+            )
         }
         guard fileURL.isFileURL else {
-            throw RequestSerializationError(.bodyWriteFailed, "\(fileURL.absoluteString) is not a file URL", failingRequest: request)
+            throw RequestSerializationError(
+                .bodyWriteFailed,
+                "\(fileURL.absoluteString) is not a file URL",
+                failingRequest: request
+            )
         }
         let path = fileURL.path
         let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {
             throw RequestSerializationError(
-                .bodyWriteFailed, "Cannot create \(path): \(String(cString: strerror(errno)))", failingRequest: request)
+                .bodyWriteFailed,
+                "Cannot create \(path): \(String(cString: strerror(errno)))",
+                failingRequest: request
+            )
         }
         var succeeded = false
         defer {
@@ -74,7 +87,10 @@ enum MultipartBodyWriter {
         let total = try copy(stream, to: descriptor, path: path, request: request)
         if let declared = request.value(forHTTPHeaderField: "Content-Length").flatMap(UInt64.init), declared != total {
             throw RequestSerializationError(
-                .bodyWriteFailed, "The body stream yielded \(total) bytes, but Content-Length is \(declared)", failingRequest: request)
+                .bodyWriteFailed,
+                "The body stream yielded \(total) bytes, but Content-Length is \(declared)",
+                failingRequest: request
+            )
         }
         succeeded = true
         var result = request
@@ -82,7 +98,12 @@ enum MultipartBodyWriter {
         return result
     }
 
-    private static func copy(_ stream: InputStream, to descriptor: Int32, path: String, request: URLRequest) throws -> UInt64 {
+    private static func copy(
+        _ stream: InputStream,
+        to descriptor: Int32,
+        path: String,
+        request: URLRequest
+    ) throws -> UInt64 {
         let size = 64 * 1024
         let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: size)
         defer { buffer.deallocate() }
@@ -91,9 +112,15 @@ enum MultipartBodyWriter {
             let count = stream.read(buffer, maxLength: size)
             if count == 0 { return total }
             if count < 0 {
-                if let error = stream.streamError as? RequestSerializationError { throw error.withFailingRequest(request) }
+                if let error = stream.streamError as? RequestSerializationError {
+                    throw error.withFailingRequest(request)
+                }
                 throw RequestSerializationError(
-                    .bodyStreamFailed, "Reading the body stream failed", failingRequest: request, underlyingError: stream.streamError)
+                    .bodyStreamFailed,
+                    "Reading the body stream failed",
+                    failingRequest: request,
+                    underlyingError: stream.streamError
+                )
             }
             var written = 0
             while written < count {
@@ -101,7 +128,10 @@ enum MultipartBodyWriter {
                 if result < 0 {
                     if errno == EINTR { continue }
                     throw RequestSerializationError(
-                        .bodyWriteFailed, "Cannot write \(path): \(String(cString: strerror(errno)))", failingRequest: request)
+                        .bodyWriteFailed,
+                        "Cannot write \(path): \(String(cString: strerror(errno)))",
+                        failingRequest: request
+                    )
                 }
                 written += result
             }

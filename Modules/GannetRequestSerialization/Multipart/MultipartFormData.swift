@@ -43,10 +43,14 @@ public struct MultipartFormData {
     ///
     /// - Throws: ``RequestSerializationError/Code/invalidMultipartName`` for any other boundary.
     public init(boundary: String) throws {
-        let valid = (1...70).contains(boundary.utf8.count) && !boundary.hasSuffix(" ")
+        let valid =
+            (1...70).contains(boundary.utf8.count) && !boundary.hasSuffix(" ")
             && boundary.utf8.allSatisfy(Self.isBoundaryCharacter)
         guard valid else {
-            throw RequestSerializationError(.invalidMultipartName, "The boundary \(RequestValidation.printable(boundary)) is not valid (RFC 2046 §5.1.1)")
+            throw RequestSerializationError(
+                .invalidMultipartName,
+                "The boundary \(RequestValidation.printable(boundary)) is not valid (RFC 2046 §5.1.1)"
+            )
         }
         self.boundary = boundary
     }
@@ -54,7 +58,8 @@ public struct MultipartFormData {
     /// RFC 2046 `bchars`: `DIGIT / ALPHA / "'" / "(" / ")" / "+" / "_" / "," / "-" / "." / "/" / ":" / "=" / "?"` and space.
     private static func isBoundaryCharacter(_ byte: UInt8) -> Bool {
         switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"):
             return true
         default:
             return "'()+_,-./:=? ".utf8.contains(byte)
@@ -92,7 +97,12 @@ public struct MultipartFormData {
     /// - Throws: ``RequestSerializationError/Code/fileNotReadable`` when `fileURL` is not a
     ///   file URL or names something that is not a readable regular file.
     public mutating func appendPart(fileURL: URL, name: String) throws {
-        try appendPart(fileURL: fileURL, name: name, fileName: fileURL.lastPathComponent, mimeType: MIMEType.forPathExtension(fileURL.pathExtension))
+        try appendPart(
+            fileURL: fileURL,
+            name: name,
+            fileName: fileURL.lastPathComponent,
+            mimeType: MIMEType.forPathExtension(fileURL.pathExtension)
+        )
     }
 
     /// Appends the file at `fileURL` as a part named `name` with an explicit file name and type.
@@ -108,7 +118,8 @@ public struct MultipartFormData {
         let length = try Self.readableFileSize(fileURL)
         try appendPart(
             headers: fileHeaders(name: name, fileName: fileName, mimeType: mimeType),
-            body: .file(fileURL, length: length))
+            body: .file(fileURL, length: length)
+        )
     }
 
     /// Appends `length` bytes of `inputStream` as a part. The stream is opened when the reader
@@ -118,13 +129,20 @@ public struct MultipartFormData {
     ///
     /// - Throws: ``RequestSerializationError/Code/bodyStreamFailed`` for a negative `length`;
     ///   the errors of ``appendPart(headers:body:)`` for the name, file name and type.
-    public mutating func appendPart(inputStream: InputStream, name: String, fileName: String, length: Int64, mimeType: String) throws {
+    public mutating func appendPart(
+        inputStream: InputStream,
+        name: String,
+        fileName: String,
+        length: Int64,
+        mimeType: String
+    ) throws {
         guard length >= 0 else {
             throw RequestSerializationError(.bodyStreamFailed, "A stream part's length cannot be negative (\(length))")
         }
         try appendPart(
             headers: fileHeaders(name: name, fileName: fileName, mimeType: mimeType),
-            body: .stream(inputStream, length: UInt64(length)))
+            body: .stream(inputStream, length: UInt64(length))
+        )
     }
 
     /// Appends `data` as a file part named `name`.
@@ -134,7 +152,10 @@ public struct MultipartFormData {
 
     /// Appends a form field: `data` with only `Content-Disposition: form-data; name="…"`.
     public mutating func appendPart(formData data: Data, name: String) throws {
-        try appendPart(headers: [("Content-Disposition", Self.contentDisposition(name: name, fileName: nil))], body: .data(data))
+        try appendPart(
+            headers: [("Content-Disposition", Self.contentDisposition(name: name, fileName: nil))],
+            body: .data(data)
+        )
     }
 
     /// Appends a part with the headers given and `body`. `Content-Disposition` and
@@ -176,8 +197,10 @@ public struct MultipartFormData {
     /// A new `InputStream` over the body, for `URLRequest.httpBodyStream`.
     public func makeInputStream() -> MultipartBodyStream {
         let rate = delay > 0 ? Int64((Double(packetSize) / delay).rounded(.up)) : nil
-        return MultipartBodyStream(reader: MultipartBodyReader(segments: segments(), packetSize: Int.max, delay: 0),
-                                   maximumBytesPerSecond: rate)
+        return MultipartBodyStream(
+            reader: MultipartBodyReader(segments: segments(), packetSize: Int.max, delay: 0),
+            maximumBytesPerSecond: rate
+        )
     }
 
     /// The whole body in memory, for small bodies and tests.
@@ -199,7 +222,9 @@ public struct MultipartFormData {
             try RequestValidation.validateHeader(name: header.name, value: header.value, in: nil)
             if header.value.contains(boundary) || header.name.contains(boundary) {
                 throw RequestSerializationError(
-                    .invalidMultipartName, "The part header \(RequestValidation.printable(header.name)) contains the boundary")
+                    .invalidMultipartName,
+                    "The part header \(RequestValidation.printable(header.name)) contains the boundary"
+                )
             }
         }
         parts.append(Part(headers: headers, body: body))
@@ -237,14 +262,20 @@ public struct MultipartFormData {
         let path = url.path
         var info = stat()
         guard stat(path, &info) == 0 else {
-            throw RequestSerializationError(.fileNotReadable, "Cannot read \(path): \(String(cString: strerror(errno)))")
+            throw RequestSerializationError(
+                .fileNotReadable,
+                "Cannot read \(path): \(String(cString: strerror(errno)))"
+            )
         }
         guard info.st_mode & S_IFMT == S_IFREG else {
             throw RequestSerializationError(.fileNotReadable, "\(path) is not a regular file")
         }
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
-            throw RequestSerializationError(.fileNotReadable, "Cannot open \(path): \(String(cString: strerror(errno)))")
+            throw RequestSerializationError(
+                .fileNotReadable,
+                "Cannot open \(path): \(String(cString: strerror(errno)))"
+            )
         }
         close(descriptor)
         return UInt64(info.st_size)

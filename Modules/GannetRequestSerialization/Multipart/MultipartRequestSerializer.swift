@@ -56,14 +56,22 @@ extension ConfigurableRequestSerializer {
     /// - Throws: see ``MultipartRequestSerializer/request(byEncoding:into:)``; `block`'s errors
     ///   (such as a file that cannot be read) as they are.
     public func multipartFormRequest(
-        method: String, urlString: String, parameters: Parameters? = nil,
+        method: String,
+        urlString: String,
+        parameters: Parameters? = nil,
         constructingBodyWith block: (inout MultipartFormData) throws -> Void = { _ in }
     ) throws -> URLRequest {
-        try multipartRequest(makeRequest(method: method, urlString: urlString), parameters: parameters, constructingBody: block)
+        try multipartRequest(
+            makeRequest(method: method, urlString: urlString),
+            parameters: parameters,
+            constructingBody: block
+        )
     }
 
     func multipartRequest(
-        _ request: URLRequest, parameters: Parameters?, constructingBody: (inout MultipartFormData) throws -> Void
+        _ request: URLRequest,
+        parameters: Parameters?,
+        constructingBody: (inout MultipartFormData) throws -> Void
     ) throws -> URLRequest {
         var request = try prepare(request)
         let method = (request.httpMethod ?? "GET").uppercased()
@@ -104,7 +112,8 @@ extension ConfigurableRequestSerializer {
             guard let data = text.data(using: configuration.stringEncoding, allowLossyConversion: false) else {
                 throw RequestSerializationError(
                     .parameterEncodingFailed,
-                    "A form field contains characters that the string encoding \(configuration.stringEncoding) cannot represent")
+                    "A form field contains characters that the string encoding \(configuration.stringEncoding) cannot represent"
+                )
             }
             return data
         }

@@ -14,20 +14,32 @@ struct PEMKeyLoader {
         }
         // Decided from the PEM headers rather than from OpenSSL's error text, which differs
         // between key formats and OpenSSL versions.
-        let encrypted = text.contains("-----BEGIN ENCRYPTED PRIVATE KEY-----") || text.contains("Proc-Type: 4,ENCRYPTED")
+        let encrypted =
+            text.contains("-----BEGIN ENCRYPTED PRIVATE KEY-----") || text.contains("Proc-Type: 4,ENCRYPTED")
         if encrypted, password == nil {
-            throw ClientIdentityError(.passwordRequired, "The private key is encrypted and no password was given", path: path)
+            throw ClientIdentityError(
+                .passwordRequired,
+                "The private key is encrypted and no password was given",
+                path: path
+            )
         }
         OpenSSLError.clearQueue()
         let key: OpaquePointer? = data.withUnsafeBytes { raw in
-            guard raw.count <= Int(Int32.max), let bio = BIO_new_mem_buf(raw.baseAddress, Int32(raw.count)) else { return nil }
+            guard raw.count <= Int(Int32.max), let bio = BIO_new_mem_buf(raw.baseAddress, Int32(raw.count)) else {
+                return nil
+            }
             defer { BIO_free(bio) }
             return withPasswordPointer { PEM_read_bio_PrivateKey(bio, nil, suppliedPassword, $0) }
         }
         guard let key else {
             let error = OpenSSLError.drain("PEM_read_bio_PrivateKey")
             if encrypted {
-                throw ClientIdentityError(.wrongPassword, "The password does not decrypt the private key", path: path, openSSLError: error)
+                throw ClientIdentityError(
+                    .wrongPassword,
+                    "The password does not decrypt the private key",
+                    path: path,
+                    openSSLError: error
+                )
             }
             throw ClientIdentityError(.invalidFormat, "Cannot read the private key", path: path, openSSLError: error)
         }
@@ -46,7 +58,10 @@ struct PEMKeyLoader {
 /// OpenSSL's password callback: copies the C string lent through `userdata`, or refuses
 /// (-1) when there is none, so OpenSSL never prompts on a terminal.
 let suppliedPassword: @convention(c) (UnsafeMutablePointer<CChar>?, Int32, Int32, UnsafeMutableRawPointer?) -> Int32 = {
-    buffer, size, _, userdata in
+    buffer,
+    size,
+    _,
+    userdata in
     guard let buffer, let userdata, size > 0 else { return -1 }
     let password = userdata.assumingMemoryBound(to: CChar.self)
     let length = min(Int(strlen(password)), Int(size))

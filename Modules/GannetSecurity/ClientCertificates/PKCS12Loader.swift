@@ -16,8 +16,12 @@ struct PKCS12Loader {
             return d2i_PKCS12(nil, &cursor, raw.count)
         }
         guard let bundle else {
-            throw ClientIdentityError(.invalidFormat, "Not a PKCS#12 bundle", path: path,
-                                      openSSLError: OpenSSLError.drain("d2i_PKCS12"))
+            throw ClientIdentityError(
+                .invalidFormat,
+                "Not a PKCS#12 bundle",
+                path: path,
+                openSSLError: OpenSSLError.drain("d2i_PKCS12")
+            )
         }
         defer { PKCS12_free(bundle) }
         let effectivePassword = try verifiedPassword(bundle)
@@ -54,8 +58,13 @@ struct PKCS12Loader {
             throw ClientIdentityError(.invalidFormat, error.message, path: path, openSSLError: error.openSSLError)
         }
         let identity = ClientIdentity(
-            certificate: certificate, chain: chainCertificates,
-            clientCertificate: SessionConfiguration.ClientCertificate(certificateFile: path, format: .pkcs12, password: password)
+            certificate: certificate,
+            chain: chainCertificates,
+            clientCertificate: SessionConfiguration.ClientCertificate(
+                certificateFile: path,
+                format: .pkcs12,
+                password: password
+            )
         )
         try identity.check(key: ownedKey, path: path, at: date)
         return identity
@@ -72,10 +81,19 @@ struct PKCS12Loader {
         }
         let error = OpenSSLError.drain("PKCS12_verify_mac")
         if password == nil {
-            throw ClientIdentityError(.passwordRequired, "The PKCS#12 bundle is protected by a password and none was given",
-                                      path: path, openSSLError: error)
+            throw ClientIdentityError(
+                .passwordRequired,
+                "The PKCS#12 bundle is protected by a password and none was given",
+                path: path,
+                openSSLError: error
+            )
         }
-        throw ClientIdentityError(.wrongPassword, "The password does not open the PKCS#12 bundle", path: path, openSSLError: error)
+        throw ClientIdentityError(
+            .wrongPassword,
+            "The password does not open the PKCS#12 bundle",
+            path: path,
+            openSSLError: error
+        )
     }
 
     private func withOptionalCString<T>(_ string: String?, _ body: (UnsafePointer<CChar>?) -> T) -> T {

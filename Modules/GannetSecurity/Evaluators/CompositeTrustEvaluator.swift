@@ -26,7 +26,11 @@ public struct CompositeTrustEvaluator: ServerTrustEvaluating, Sendable {
     /// Accepts `trust` when every evaluator does.
     public func evaluate(_ trust: ServerTrust) throws {
         guard !evaluators.isEmpty else {
-            throw ServerTrustError(.invalidConfiguration, "A composite evaluator without members trusts no server", host: trust.host)
+            throw ServerTrustError(
+                .invalidConfiguration,
+                "A composite evaluator without members trusts no server",
+                host: trust.host
+            )
         }
         for evaluator in evaluators { try evaluator.evaluate(trust) }
     }

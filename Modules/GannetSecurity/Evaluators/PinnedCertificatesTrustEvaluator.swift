@@ -29,7 +29,9 @@ public struct PinnedCertificatesTrustEvaluator: ServerTrustEvaluating, Sendable 
             throw PinFailure.noPins(host: trust.host, chain: presented.certificates())
         }
         let chain = try PinFailure.verifyAgainstPins(
-            presented, anchors: anchors, fallbackChain: { PinFailure.linkedChain(presented, trustStore: anchors) },
+            presented,
+            anchors: anchors,
+            fallbackChain: { PinFailure.linkedChain(presented, trustStore: anchors) },
             pinned: certificates.map(\.description).sorted()
         )
         if validatesHost { try HostNameCheck.check(chain[0], host: trust.host, chain: chain) }

@@ -24,8 +24,16 @@ public struct PublicKeysTrustEvaluator: ServerTrustEvaluating, Sendable {
     }
 
     /// Pins the public keys of `certificates` (their other contents do not matter).
-    public init(certificates: some Sequence<Certificate>, trustStore: TrustStore = .system, validatesHost: Bool = true) throws(PinError) {
-        self.init(pins: try PinSet(certificates.map(\.publicKeyPin)), trustStore: trustStore, validatesHost: validatesHost)
+    public init(
+        certificates: some Sequence<Certificate>,
+        trustStore: TrustStore = .system,
+        validatesHost: Bool = true
+    ) throws(PinError) {
+        self.init(
+            pins: try PinSet(certificates.map(\.publicKeyPin)),
+            trustStore: trustStore,
+            validatesHost: validatesHost
+        )
     }
 
     /// Always `true`: pins mean nothing over plain HTTP.
@@ -34,7 +42,9 @@ public struct PublicKeysTrustEvaluator: ServerTrustEvaluating, Sendable {
     /// Accepts `trust` when its chain verifies, its host matches and a pinned key is in the
     /// verified chain, or when the pins have expired.
     public func evaluate(_ trust: ServerTrust) throws {
-        let chain = try DefaultTrustEvaluator(trustStore: trustStore, validatesHost: validatesHost).verifiedChain(for: trust)
+        let chain = try DefaultTrustEvaluator(trustStore: trustStore, validatesHost: validatesHost).verifiedChain(
+            for: trust
+        )
         try pins.check(chain, host: trust.host, at: Date())
     }
 }

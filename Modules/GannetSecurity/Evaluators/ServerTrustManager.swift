@@ -57,7 +57,8 @@ public struct ServerTrustManager: ServerTrustEvaluating, Sendable {
     public func evaluate(_ trust: ServerTrust) throws {
         guard let evaluator = evaluator(for: trust.host) else {
             throw ServerTrustError(
-                .noEvaluator, "No trust evaluator is configured for \(trust.host), and there is no default",
+                .noEvaluator,
+                "No trust evaluator is configured for \(trust.host), and there is no default",
                 host: trust.host
             )
         }

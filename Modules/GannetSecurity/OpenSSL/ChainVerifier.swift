@@ -31,9 +31,17 @@ struct ChainVerifier {
             untrusted = try OwnedX509Stack()
             for certificate in presented.intermediates { try untrusted.append(certificate.x509) }
         } catch {
-            throw ServerTrustError(.internalError, "Cannot collect the presented chain: \(error)", host: presented.host, openSSLError: error)
+            throw ServerTrustError(
+                .internalError,
+                "Cannot collect the presented chain: \(error)",
+                host: presented.host,
+                openSSLError: error
+            )
         }
-        guard X509_STORE_CTX_init(context, trustStore.anchors.pointer, presented.leaf.x509.pointer, untrusted.pointer) == 1 else {
+        guard
+            X509_STORE_CTX_init(context, trustStore.anchors.pointer, presented.leaf.x509.pointer, untrusted.pointer)
+                == 1
+        else {
             throw internalError("X509_STORE_CTX_init", presented)
         }
         // A TLS server certificate: checks extendedKeyUsage serverAuth on the leaf.
@@ -64,22 +72,33 @@ struct ChainVerifier {
         if let culprit { message += " at depth \(depth) (\(culprit.subjectSummary))" }
         message += " [\(trustStore)]"
         throw ServerTrustError(
-            code, message, host: presented.host, verifyResult: Int(error), failingDepth: depth,
+            code,
+            message,
+            host: presented.host,
+            verifyResult: Int(error),
+            failingDepth: depth,
             presentedChain: partial.isEmpty ? presented.certificates() : partial
         )
     }
 
     /// The chain OpenSSL built, leaf first. All or nothing: a chain missing a member would
     /// shift the leaf's position and weaken every later check.
-    private func verifiedChain(_ context: OpaquePointer, _ presented: PresentedChain) throws(ServerTrustError) -> [Certificate] {
+    private func verifiedChain(
+        _ context: OpaquePointer,
+        _ presented: PresentedChain
+    ) throws(ServerTrustError) -> [Certificate] {
         guard let chain = X509_STORE_CTX_get0_chain(context) else { return [] }
         var certificates: [Certificate] = []
         for member in chain.retainedX509Members() {
             do {
                 certificates.append(try CertificateCache.certificate(member))
             } catch {
-                throw ServerTrustError(.internalError, "Cannot read the verified chain of \(presented.host): \(error)",
-                                       host: presented.host, openSSLError: error.openSSLError)
+                throw ServerTrustError(
+                    .internalError,
+                    "Cannot read the verified chain of \(presented.host): \(error)",
+                    host: presented.host,
+                    openSSLError: error.openSSLError
+                )
             }
         }
         return certificates
@@ -87,8 +106,12 @@ struct ChainVerifier {
 
     private func internalError(_ operation: String, _ presented: PresentedChain) -> ServerTrustError {
         let error = OpenSSLError.drain(operation)
-        return ServerTrustError(.internalError, "OpenSSL failed while verifying \(presented.host): \(error)",
-                                host: presented.host, openSSLError: error)
+        return ServerTrustError(
+            .internalError,
+            "OpenSSL failed while verifying \(presented.host): \(error)",
+            host: presented.host,
+            openSSLError: error
+        )
     }
 
     static func code(for verifyError: Int32) -> ServerTrustError.Code {
@@ -96,8 +119,8 @@ struct ChainVerifier {
         case X509_V_ERR_CERT_HAS_EXPIRED: .expired
         case X509_V_ERR_CERT_NOT_YET_VALID: .notYetValid
         case X509_V_ERR_UNABLE_TO_GET_ISSUER_CERT, X509_V_ERR_UNABLE_TO_GET_ISSUER_CERT_LOCALLY,
-             X509_V_ERR_UNABLE_TO_VERIFY_LEAF_SIGNATURE, X509_V_ERR_DEPTH_ZERO_SELF_SIGNED_CERT,
-             X509_V_ERR_SELF_SIGNED_CERT_IN_CHAIN, X509_V_ERR_CERT_UNTRUSTED:
+            X509_V_ERR_UNABLE_TO_VERIFY_LEAF_SIGNATURE, X509_V_ERR_DEPTH_ZERO_SELF_SIGNED_CERT,
+            X509_V_ERR_SELF_SIGNED_CERT_IN_CHAIN, X509_V_ERR_CERT_UNTRUSTED:
             .untrustedRoot
         default: .chainInvalid
         }
@@ -111,9 +134,9 @@ private let forgiveUntrustedAndDates: @convention(c) (Int32, OpaquePointer?) -> 
     guard let context else { return 0 }
     switch X509_STORE_CTX_get_error(context) {
     case X509_V_ERR_CERT_HAS_EXPIRED, X509_V_ERR_CERT_NOT_YET_VALID,
-         X509_V_ERR_UNABLE_TO_GET_ISSUER_CERT, X509_V_ERR_UNABLE_TO_GET_ISSUER_CERT_LOCALLY,
-         X509_V_ERR_UNABLE_TO_VERIFY_LEAF_SIGNATURE, X509_V_ERR_DEPTH_ZERO_SELF_SIGNED_CERT,
-         X509_V_ERR_SELF_SIGNED_CERT_IN_CHAIN, X509_V_ERR_CERT_UNTRUSTED:
+        X509_V_ERR_UNABLE_TO_GET_ISSUER_CERT, X509_V_ERR_UNABLE_TO_GET_ISSUER_CERT_LOCALLY,
+        X509_V_ERR_UNABLE_TO_VERIFY_LEAF_SIGNATURE, X509_V_ERR_DEPTH_ZERO_SELF_SIGNED_CERT,
+        X509_V_ERR_SELF_SIGNED_CERT_IN_CHAIN, X509_V_ERR_CERT_UNTRUSTED:
         return 1
     default:
         return 0

@@ -14,28 +14,43 @@ enum HostNameCheck {
         // X509_check_host reads a leading dot as "any host in this domain"; a request's host
         // is one host, so such input (and empty labels) can only be an attack or a bug.
         guard !host.isEmpty, !host.utf8.contains(0), !host.hasPrefix("."), !host.contains("..") else {
-            throw ServerTrustError(.hostMismatch, "Empty or malformed host name \"\(rawHost)\"", host: rawHost, presentedChain: chain)
+            throw ServerTrustError(
+                .hostMismatch,
+                "Empty or malformed host name \"\(rawHost)\"",
+                host: rawHost,
+                presentedChain: chain
+            )
         }
         let result: Int32
         if isIPAddress(host) {
             result = X509_check_ip_asc(leaf.x509.pointer, host, 0)
         } else {
-            result = X509_check_host(leaf.x509.pointer, host, host.utf8.count,
-                                     UInt32(X509_CHECK_FLAG_NO_PARTIAL_WILDCARDS), nil)
+            result = X509_check_host(
+                leaf.x509.pointer,
+                host,
+                host.utf8.count,
+                UInt32(X509_CHECK_FLAG_NO_PARTIAL_WILDCARDS),
+                nil
+            )
         }
         switch result {
         case 1:
             return
         case 0:
             throw ServerTrustError(
-                .hostMismatch, "Certificate \(leaf.subjectSummary) is not valid for \(rawHost)",
-                host: rawHost, presentedChain: chain
+                .hostMismatch,
+                "Certificate \(leaf.subjectSummary) is not valid for \(rawHost)",
+                host: rawHost,
+                presentedChain: chain
             )
         default:
             let error = OpenSSLError.drain("X509_check_host")
             throw ServerTrustError(
-                .hostMismatch, "Cannot match \(rawHost) against certificate \(leaf.subjectSummary)",
-                host: rawHost, presentedChain: chain, openSSLError: error
+                .hostMismatch,
+                "Cannot match \(rawHost) against certificate \(leaf.subjectSummary)",
+                host: rawHost,
+                presentedChain: chain,
+                openSSLError: error
             )
         }
     }

@@ -42,9 +42,12 @@ final class OwnedX509: @unchecked Sendable {
         guard let parsed else {
             let error = OpenSSLError.drain("d2i_X509")
             if error.entries.isEmpty, !der.isEmpty {
-                throw OpenSSLError(operation: "d2i_X509", entries: [
-                    .init(code: 0, message: "trailing data after the certificate"),
-                ])
+                throw OpenSSLError(
+                    operation: "d2i_X509",
+                    entries: [
+                        .init(code: 0, message: "trailing data after the certificate")
+                    ]
+                )
             }
             throw error
         }

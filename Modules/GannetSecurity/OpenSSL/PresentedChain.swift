@@ -29,8 +29,11 @@ struct PresentedChain {
                 parsed.append(try CertificateCache.certificate(derEncoded: der))
             } catch {
                 throw ServerTrustError(
-                    .invalidCertificate, "Certificate \(index) presented by \(trust.host) is not valid DER: \(error)",
-                    host: trust.host, failingDepth: index, openSSLError: error.openSSLError
+                    .invalidCertificate,
+                    "Certificate \(index) presented by \(trust.host) is not valid DER: \(error)",
+                    host: trust.host,
+                    failingDepth: index,
+                    openSSLError: error.openSSLError
                 )
             }
         }

@@ -18,7 +18,8 @@ enum X509Name {
     /// `XN_FLAG_RFC2253` without `ASN1_STRFLGS_ESC_MSB`, so non-ASCII text stays readable UTF-8
     /// (the composite macro does not import into Swift).
     private static let rfc2253UTF8Flags: UInt = {
-        let strings = UInt(ASN1_STRFLGS_ESC_2253) | UInt(ASN1_STRFLGS_ESC_CTRL) | UInt(ASN1_STRFLGS_UTF8_CONVERT)
+        let strings =
+            UInt(ASN1_STRFLGS_ESC_2253) | UInt(ASN1_STRFLGS_ESC_CTRL) | UInt(ASN1_STRFLGS_UTF8_CONVERT)
             | UInt(ASN1_STRFLGS_DUMP_UNKNOWN) | UInt(ASN1_STRFLGS_DUMP_DER)
         return strings | UInt(XN_FLAG_SEP_COMMA_PLUS) | UInt(XN_FLAG_DN_REV) | UInt(XN_FLAG_FN_SN)
             | UInt(XN_FLAG_DUMP_UNKNOWN_FIELDS)
@@ -34,8 +35,9 @@ enum X509Name {
             if index >= 0 { last = index }
         } while index >= 0
         guard last >= 0,
-              let entry = X509_NAME_get_entry(name, last),
-              let data = X509_NAME_ENTRY_get_data(entry) else { return nil }
+            let entry = X509_NAME_get_entry(name, last),
+            let data = X509_NAME_ENTRY_get_data(entry)
+        else { return nil }
         var utf8: UnsafeMutablePointer<UInt8>? = nil
         let length = ASN1_STRING_to_UTF8(&utf8, data)
         guard length >= 0, let utf8 else { return nil }

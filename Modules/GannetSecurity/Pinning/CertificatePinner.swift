@@ -43,7 +43,11 @@ public struct CertificatePinner: ServerTrustEvaluating, Sendable {
     }
 
     /// Creates a pinner from host patterns and pin sets.
-    public init(_ pinSets: [String: PinSet], trustStore: TrustStore = .system, validatesHost: Bool = true) throws(PinError) {
+    public init(
+        _ pinSets: [String: PinSet],
+        trustStore: TrustStore = .system,
+        validatesHost: Bool = true
+    ) throws(PinError) {
         var entries: [Entry] = []
         for (pattern, pins) in pinSets.sorted(by: { $0.key < $1.key }) {
             entries.append(Entry(pattern: try HostPattern(pattern), pins: pins))
@@ -54,7 +58,10 @@ public struct CertificatePinner: ServerTrustEvaluating, Sendable {
     /// Creates a pinner from host patterns and `sha256/BASE64` pins, all expiring at
     /// `expiration` when one is given.
     public init(
-        _ pins: [String: [String]], expiration: Date? = nil, trustStore: TrustStore = .system, validatesHost: Bool = true
+        _ pins: [String: [String]],
+        expiration: Date? = nil,
+        trustStore: TrustStore = .system,
+        validatesHost: Bool = true
     ) throws(PinError) {
         var sets: [String: PinSet] = [:]
         for (pattern, hostPins) in pins { sets[pattern] = try PinSet(hostPins, expiration: expiration) }
@@ -73,7 +80,9 @@ public struct CertificatePinner: ServerTrustEvaluating, Sendable {
     /// Accepts `trust` when its chain verifies, its host matches and, if the host is pinned, a
     /// pinned key is in the verified chain.
     public func evaluate(_ trust: ServerTrust) throws {
-        let chain = try DefaultTrustEvaluator(trustStore: trustStore, validatesHost: validatesHost).verifiedChain(for: trust)
+        let chain = try DefaultTrustEvaluator(trustStore: trustStore, validatesHost: validatesHost).verifiedChain(
+            for: trust
+        )
         let pins = pins(for: trust.host)
         guard !pins.isEmpty else { return }
         guard chain.contains(where: { pins.contains($0.publicKeyPin) }) else {

@@ -26,8 +26,11 @@ public struct HostPattern: Sendable, Hashable, CustomStringConvertible {
             (kind, suffix) = (.exact, lowered)
         }
         guard !suffix.isEmpty, !suffix.contains("*"), !suffix.hasPrefix("."), !suffix.contains(".."),
-              suffix.unicodeScalars.allSatisfy({ $0.isASCII && $0.value > 0x20 && $0 != "/" }) else {
-            throw PinError("Invalid host pattern \"\(pattern)\": use example.com, *.example.com or **.example.com (ASCII)")
+            suffix.unicodeScalars.allSatisfy({ $0.isASCII && $0.value > 0x20 && $0 != "/" })
+        else {
+            throw PinError(
+                "Invalid host pattern \"\(pattern)\": use example.com, *.example.com or **.example.com (ASCII)"
+            )
         }
         self.kind = kind
         self.suffix = suffix

@@ -14,8 +14,10 @@ enum PinFailure {
     static func noPins(host: String, chain: [Certificate]) -> ServerTrustError {
         let presented = chain.map(\.description).joined(separator: ", ")
         return ServerTrustError(
-            .noPins, "Certificate pinning failure for \(host): nothing is pinned. Presented: \(presented).",
-            host: host, presentedChain: chain
+            .noPins,
+            "Certificate pinning failure for \(host): nothing is pinned. Presented: \(presented).",
+            host: host,
+            presentedChain: chain
         )
     }
 
@@ -24,7 +26,10 @@ enum PinFailure {
     /// certificate is in the chain: a pin failure listing `fallbackChain()`. Other failures
     /// (dates, signatures, CA constraints) are reported as themselves.
     static func verifyAgainstPins(
-        _ presented: PresentedChain, anchors: TrustStore, fallbackChain: () -> [Certificate], pinned: [String]
+        _ presented: PresentedChain,
+        anchors: TrustStore,
+        fallbackChain: () -> [Certificate],
+        pinned: [String]
     ) throws(ServerTrustError) -> [Certificate] {
         do {
             return try ChainVerifier(trustStore: anchors, allowsPartialChain: true).verify(presented)

@@ -38,7 +38,9 @@ public struct OCSPStaplingTrustEvaluator: ServerTrustEvaluating, Sendable {
     /// to, normally the same store `base` validates the server against; `allowedClockSkew` is
     /// how far, in seconds, the response's validity window may be off the local clock.
     public init(
-        base: any ServerTrustEvaluating, requirement: Requirement, trustStore: TrustStore = .system,
+        base: any ServerTrustEvaluating,
+        requirement: Requirement,
+        trustStore: TrustStore = .system,
         allowedClockSkew: TimeInterval = 300
     ) {
         self.base = base
@@ -69,7 +71,8 @@ public struct OCSPStaplingTrustEvaluator: ServerTrustEvaluating, Sendable {
         guard let response = trust.stapledOCSPResponse else {
             guard requirement == .ifPresent else {
                 throw ServerTrustError(
-                    .ocspResponseMissing, "Server \(trust.host) stapled no OCSP response, and one is required",
+                    .ocspResponseMissing,
+                    "Server \(trust.host) stapled no OCSP response, and one is required",
                     host: trust.host
                 )
             }
@@ -79,7 +82,9 @@ public struct OCSPStaplingTrustEvaluator: ServerTrustEvaluating, Sendable {
         // leaf, which the response's certificate ID names. Signatures are still verified, so a
         // certificate the server merely sent cannot pose as the issuer.
         let presented = try PresentedChain(trust)
-        let chain = try ChainVerifier(trustStore: verifier.trustStore, leniency: .allowsUntrustedAndDates).verify(presented)
+        let chain = try ChainVerifier(trustStore: verifier.trustStore, leniency: .allowsUntrustedAndDates).verify(
+            presented
+        )
         try verifier.verify(response, for: chain, host: trust.host)
     }
 }

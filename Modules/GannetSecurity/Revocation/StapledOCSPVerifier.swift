@@ -43,11 +43,17 @@ public struct StapledOCSPVerifier: Sendable {
             var cursor: UnsafePointer<UInt8>? = base
             return d2i_OCSP_RESPONSE(nil, &cursor, raw.count)
         }
-        guard let parsed else { throw invalid("not an OCSP response", host, verifiedChain, OpenSSLError.drain("d2i_OCSP_RESPONSE")) }
+        guard let parsed else {
+            throw invalid("not an OCSP response", host, verifiedChain, OpenSSLError.drain("d2i_OCSP_RESPONSE"))
+        }
         defer { OCSP_RESPONSE_free(parsed) }
         let status = OCSP_response_status(parsed)
         guard status == OCSP_RESPONSE_STATUS_SUCCESSFUL else {
-            throw invalid("responder status \(String(cString: OCSP_response_status_str(Int(status))))", host, verifiedChain)
+            throw invalid(
+                "responder status \(String(cString: OCSP_response_status_str(Int(status))))",
+                host,
+                verifiedChain
+            )
         }
         guard let basic = OCSP_response_get1_basic(parsed) else {
             throw invalid("no basic response", host, verifiedChain, OpenSSLError.drain("OCSP_response_get1_basic"))
@@ -57,13 +63,19 @@ public struct StapledOCSPVerifier: Sendable {
         try checkStatus(basic, verifiedChain, host)
     }
 
-    private func checkSignature(_ basic: OpaquePointer, _ chain: [Certificate], _ host: String) throws(ServerTrustError) {
+    private func checkSignature(_ basic: OpaquePointer, _ chain: [Certificate], _ host: String) throws(ServerTrustError)
+    {
         let certificates: OwnedX509Stack
         do {
             certificates = try OwnedX509Stack()
             for certificate in chain.dropFirst() { try certificates.append(certificate.x509) }
         } catch {
-            throw ServerTrustError(.internalError, "Cannot collect the chain: \(error)", host: host, openSSLError: error)
+            throw ServerTrustError(
+                .internalError,
+                "Cannot collect the chain: \(error)",
+                host: host,
+                openSSLError: error
+            )
         }
         OpenSSLError.clearQueue()
         guard OCSP_basic_verify(basic, certificates.pointer, trustStore.anchors.pointer, 0) == 1 else {
@@ -94,16 +106,28 @@ public struct StapledOCSPVerifier: Sendable {
         case V_OCSP_CERTSTATUS_REVOKED:
             let why = reason >= 0 ? String(cString: OCSP_crl_reason_str(Int(reason))) : "no reason given"
             throw ServerTrustError(
-                .revoked, "Certificate \(chain[0].subjectSummary) of \(host) is revoked (\(why))",
-                host: host, presentedChain: chain
+                .revoked,
+                "Certificate \(chain[0].subjectSummary) of \(host) is revoked (\(why))",
+                host: host,
+                presentedChain: chain
             )
         default:
             throw invalid("the responder does not know \(chain[0].subjectSummary)", host, chain)
         }
     }
 
-    private func invalid(_ why: String, _ host: String, _ chain: [Certificate], _ error: OpenSSLError? = nil) -> ServerTrustError {
-        ServerTrustError(.ocspResponseInvalid, "Stapled OCSP response for \(host) is unusable: \(why)",
-                         host: host, presentedChain: chain, openSSLError: error)
+    private func invalid(
+        _ why: String,
+        _ host: String,
+        _ chain: [Certificate],
+        _ error: OpenSSLError? = nil
+    ) -> ServerTrustError {
+        ServerTrustError(
+            .ocspResponseInvalid,
+            "Stapled OCSP response for \(host) is unusable: \(why)",
+            host: host,
+            presentedChain: chain,
+            openSSLError: error
+        )
     }
 }

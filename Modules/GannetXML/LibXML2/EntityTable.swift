@@ -33,7 +33,8 @@ final class EntityTable {
     /// The declared entity called `name`, or `nil`.
     func entity(named name: UnsafePointer<xmlChar>) -> xmlEntityPtr? {
         guard let entity = xmlGetDocEntity(document, name),
-              entity.pointee.etype == XML_INTERNAL_GENERAL_ENTITY else { return nil }
+            entity.pointee.etype == XML_INTERNAL_GENERAL_ENTITY
+        else { return nil }
         return entity
     }
 }

@@ -50,21 +50,34 @@ private func gannetEndDocument(_ userData: UnsafeMutableRawPointer?) {
 }
 
 private func gannetStartElementNs(
-    _ userData: UnsafeMutableRawPointer?, _ localName: UnsafePointer<xmlChar>?, _ prefix: UnsafePointer<xmlChar>?,
-    _ uri: UnsafePointer<xmlChar>?, _ namespaceCount: Int32, _ namespaces: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?,
-    _ attributeCount: Int32, _ defaultedCount: Int32, _ attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?
+    _ userData: UnsafeMutableRawPointer?,
+    _ localName: UnsafePointer<xmlChar>?,
+    _ prefix: UnsafePointer<xmlChar>?,
+    _ uri: UnsafePointer<xmlChar>?,
+    _ namespaceCount: Int32,
+    _ namespaces: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?,
+    _ attributeCount: Int32,
+    _ defaultedCount: Int32,
+    _ attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?
 ) {
     guard let localName else { return }
     withParser(userData) {
         $0.startElement(
-            localName: localName, prefix: prefix, uri: uri,
-            namespaceCount: Int(namespaceCount), namespaces: namespaces,
-            attributeCount: Int(attributeCount), attributes: attributes)
+            localName: localName,
+            prefix: prefix,
+            uri: uri,
+            namespaceCount: Int(namespaceCount),
+            namespaces: namespaces,
+            attributeCount: Int(attributeCount),
+            attributes: attributes
+        )
     }
 }
 
 private func gannetEndElementNs(
-    _ userData: UnsafeMutableRawPointer?, _ localName: UnsafePointer<xmlChar>?, _ prefix: UnsafePointer<xmlChar>?,
+    _ userData: UnsafeMutableRawPointer?,
+    _ localName: UnsafePointer<xmlChar>?,
+    _ prefix: UnsafePointer<xmlChar>?,
     _ uri: UnsafePointer<xmlChar>?
 ) {
     guard let localName else { return }
@@ -87,7 +100,9 @@ private func gannetComment(_ userData: UnsafeMutableRawPointer?, _ value: Unsafe
 }
 
 private func gannetProcessingInstruction(
-    _ userData: UnsafeMutableRawPointer?, _ target: UnsafePointer<xmlChar>?, _ data: UnsafePointer<xmlChar>?
+    _ userData: UnsafeMutableRawPointer?,
+    _ target: UnsafePointer<xmlChar>?,
+    _ data: UnsafePointer<xmlChar>?
 ) {
     guard let target else { return }
     withParser(userData) { $0.processingInstruction(target: target, data: data) }
@@ -96,27 +111,38 @@ private func gannetProcessingInstruction(
 /// `<!DOCTYPE name …[ … ]>`: libxml2's default builds a DTD node; the declarations inside are
 /// still parsed and reach the entity callbacks below.
 private func gannetInternalSubset(
-    _ userData: UnsafeMutableRawPointer?, _ name: UnsafePointer<xmlChar>?, _ externalID: UnsafePointer<xmlChar>?,
+    _ userData: UnsafeMutableRawPointer?,
+    _ name: UnsafePointer<xmlChar>?,
+    _ externalID: UnsafePointer<xmlChar>?,
     _ systemID: UnsafePointer<xmlChar>?
 ) {}
 
 /// `<!DOCTYPE name SYSTEM "uri">`: libxml2's default would fetch the DTD; Gannet never loads it.
 private func gannetExternalSubset(
-    _ userData: UnsafeMutableRawPointer?, _ name: UnsafePointer<xmlChar>?, _ externalID: UnsafePointer<xmlChar>?,
+    _ userData: UnsafeMutableRawPointer?,
+    _ name: UnsafePointer<xmlChar>?,
+    _ externalID: UnsafePointer<xmlChar>?,
     _ systemID: UnsafePointer<xmlChar>?
 ) {}
 
 private func gannetEntityDeclaration(
-    _ userData: UnsafeMutableRawPointer?, _ name: UnsafePointer<xmlChar>?, _ type: Int32,
-    _ publicID: UnsafePointer<xmlChar>?, _ systemID: UnsafePointer<xmlChar>?, _ content: UnsafeMutablePointer<xmlChar>?
+    _ userData: UnsafeMutableRawPointer?,
+    _ name: UnsafePointer<xmlChar>?,
+    _ type: Int32,
+    _ publicID: UnsafePointer<xmlChar>?,
+    _ systemID: UnsafePointer<xmlChar>?,
+    _ content: UnsafeMutablePointer<xmlChar>?
 ) {
     guard let name else { return }
     withParser(userData) { $0.entityDeclaration(name: name, type: type, content: content.map { UnsafePointer($0) }) }
 }
 
 private func gannetUnparsedEntityDeclaration(
-    _ userData: UnsafeMutableRawPointer?, _ name: UnsafePointer<xmlChar>?, _ publicID: UnsafePointer<xmlChar>?,
-    _ systemID: UnsafePointer<xmlChar>?, _ notationName: UnsafePointer<xmlChar>?
+    _ userData: UnsafeMutableRawPointer?,
+    _ name: UnsafePointer<xmlChar>?,
+    _ publicID: UnsafePointer<xmlChar>?,
+    _ systemID: UnsafePointer<xmlChar>?,
+    _ notationName: UnsafePointer<xmlChar>?
 ) {
     guard let name else { return }
     withParser(userData) { $0.unparsedEntityDeclaration(name: name) }
@@ -128,13 +154,18 @@ private func gannetGetEntity(_ userData: UnsafeMutableRawPointer?, _ name: Unsaf
 }
 
 /// Parameter entities are never declared (their declarations are refused), so none exists.
-private func gannetGetParameterEntity(_ userData: UnsafeMutableRawPointer?, _ name: UnsafePointer<xmlChar>?) -> xmlEntityPtr? {
+private func gannetGetParameterEntity(
+    _ userData: UnsafeMutableRawPointer?,
+    _ name: UnsafePointer<xmlChar>?
+) -> xmlEntityPtr? {
     nil
 }
 
 /// Nothing external is ever resolved.
 private func gannetResolveEntity(
-    _ userData: UnsafeMutableRawPointer?, _ publicID: UnsafePointer<xmlChar>?, _ systemID: UnsafePointer<xmlChar>?
+    _ userData: UnsafeMutableRawPointer?,
+    _ publicID: UnsafePointer<xmlChar>?,
+    _ systemID: UnsafePointer<xmlChar>?
 ) -> xmlParserInputPtr? {
     nil
 }

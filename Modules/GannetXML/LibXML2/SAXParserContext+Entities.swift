@@ -8,23 +8,35 @@ extension SAXParserContext {
         guard !hasFailed else { return }
         let entityName = String(cString: name)
         guard let entities else {
-            return fail(.entityDeclarationRefused, "The document declares the entity '\(entityName)'; entity declarations are refused")
+            return fail(
+                .entityDeclarationRefused,
+                "The document declares the entity '\(entityName)'; entity declarations are refused"
+            )
         }
         switch xmlEntityType(rawValue: UInt32(bitPattern: type)) {
         case XML_INTERNAL_GENERAL_ENTITY:
             guard let content else { return }
             entities.declare(name: name, content: content)
         case XML_INTERNAL_PARAMETER_ENTITY, XML_EXTERNAL_PARAMETER_ENTITY:
-            fail(.entityDeclarationRefused, "The document declares the parameter entity '%\(entityName)'; parameter entities are refused")
+            fail(
+                .entityDeclarationRefused,
+                "The document declares the parameter entity '%\(entityName)'; parameter entities are refused"
+            )
         default:
-            fail(.entityDeclarationRefused, "The document declares the external entity '\(entityName)'; external entities are refused")
+            fail(
+                .entityDeclarationRefused,
+                "The document declares the external entity '\(entityName)'; external entities are refused"
+            )
         }
     }
 
     /// `<!ENTITY name SYSTEM "…" NDATA notation>`: always refused.
     func unparsedEntityDeclaration(name: UnsafePointer<xmlChar>) {
         guard !hasFailed else { return }
-        fail(.entityDeclarationRefused, "The document declares the unparsed entity '\(String(cString: name))'; external entities are refused")
+        fail(
+            .entityDeclarationRefused,
+            "The document declares the unparsed entity '\(String(cString: name))'; external entities are refused"
+        )
     }
 
     /// libxml2 asking what `&name;` refers to (predefined entities never get here). Each
@@ -43,11 +55,17 @@ extension SAXParserContext {
         state.pointee.entityExpansionBytes += bytes
         let limits = options.limits
         if state.pointee.entityExpansions > limits.maximumEntityExpansions {
-            fail(.entityExpansionLimitExceeded, "More than \(limits.maximumEntityExpansions) entity references were expanded")
+            fail(
+                .entityExpansionLimitExceeded,
+                "More than \(limits.maximumEntityExpansions) entity references were expanded"
+            )
             return false
         }
         if state.pointee.entityExpansionBytes > limits.maximumEntityExpansionBytes {
-            fail(.entityExpansionLimitExceeded, "Entity expansion produced more than \(limits.maximumEntityExpansionBytes) bytes")
+            fail(
+                .entityExpansionLimitExceeded,
+                "Entity expansion produced more than \(limits.maximumEntityExpansionBytes) bytes"
+            )
             return false
         }
         return true
@@ -94,7 +112,11 @@ extension SAXParserContext {
 
     /// Appends what the reference (the text between `&` and `;`) stands for; `false` when it is
     /// not one Gannet can resolve.
-    private func appendReplacement(of reference: UnsafeBufferPointer<UInt8>, into output: inout [UInt8], nesting: Int) -> Bool {
+    private func appendReplacement(
+        of reference: UnsafeBufferPointer<UInt8>,
+        into output: inout [UInt8],
+        nesting: Int
+    ) -> Bool {
         if reference.first == 0x23 {
             let digits = reference.dropFirst()
             let scalarValue: UInt32?
@@ -108,17 +130,28 @@ extension SAXParserContext {
             return true
         }
         switch String(decoding: reference, as: UTF8.self) {
-        case "amp": output.append(0x26); return true
-        case "lt": output.append(0x3C); return true
-        case "gt": output.append(0x3E); return true
-        case "quot": output.append(0x22); return true
-        case "apos": output.append(0x27); return true
+        case "amp":
+            output.append(0x26)
+            return true
+        case "lt":
+            output.append(0x3C)
+            return true
+        case "gt":
+            output.append(0x3E)
+            return true
+        case "quot":
+            output.append(0x22)
+            return true
+        case "apos":
+            output.append(0x27)
+            return true
         default: break
         }
         guard let entities else { return false }
         let name = Array(reference) + [0]
         guard let entity = name.withUnsafeBufferPointer({ entities.entity(named: $0.baseAddress!) }),
-              let content = entity.pointee.content else { return false }
+            let content = entity.pointee.content
+        else { return false }
         let length = Int(entity.pointee.length)
         guard countExpansion(bytes: length) else { return false }
         return decodeReferences(UnsafeBufferPointer(start: content, count: length), into: &output, nesting: nesting + 1)

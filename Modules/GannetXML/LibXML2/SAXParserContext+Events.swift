@@ -24,9 +24,13 @@ extension SAXParserContext {
     private var maximumDepth: Int { min(options.limits.maximumDepth, 256) }
 
     func startElement(
-        localName: UnsafePointer<xmlChar>, prefix: UnsafePointer<xmlChar>?, uri: UnsafePointer<xmlChar>?,
-        namespaceCount: Int, namespaces: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?,
-        attributeCount: Int, attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?
+        localName: UnsafePointer<xmlChar>,
+        prefix: UnsafePointer<xmlChar>?,
+        uri: UnsafePointer<xmlChar>?,
+        namespaceCount: Int,
+        namespaces: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?,
+        attributeCount: Int,
+        attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?
     ) {
         guard !hasFailed else { return }
         if state.pointee.text.kind != .none {
@@ -51,13 +55,18 @@ extension SAXParserContext {
                 let fields = attributes + index * 5
                 guard let name = fields[0], let start = fields[3], let end = fields[4] else { continue }
                 var attribute = SAXAttribute(
-                    localName: name, prefix: fields[1], namespaceURI: fields[2],
-                    value: UnsafeBufferPointer(start: start, count: end - start))
+                    localName: name,
+                    prefix: fields[1],
+                    namespaceURI: fields[2],
+                    value: UnsafeBufferPointer(start: start, count: end - start)
+                )
                 if memchr(start, 0x26, end - start) != nil {
                     if !decoded { state.pointee.decodedValues.removeAll(keepingCapacity: true) }
                     decoded = true
                     let offset = state.pointee.decodedValues.count
-                    guard decodeReferences(attribute.value, into: &state.pointee.decodedValues, nesting: 0) else { return }
+                    guard decodeReferences(attribute.value, into: &state.pointee.decodedValues, nesting: 0) else {
+                        return
+                    }
                     attribute.decodedRange = offset..<state.pointee.decodedValues.count
                 }
                 buffer[count] = attribute
@@ -75,25 +84,44 @@ extension SAXParserContext {
                     }
                 }
                 deliverStartElement(
-                    localName: localName, prefix: prefix, uri: uri, attributes: UnsafeBufferPointer(start: buffer, count: count),
-                    namespaceCount: namespaceCount, namespaces: namespaces)
+                    localName: localName,
+                    prefix: prefix,
+                    uri: uri,
+                    attributes: UnsafeBufferPointer(start: buffer, count: count),
+                    namespaceCount: namespaceCount,
+                    namespaces: namespaces
+                )
             }
         } else {
             deliverStartElement(
-                localName: localName, prefix: prefix, uri: uri, attributes: UnsafeBufferPointer(start: buffer, count: count),
-                namespaceCount: namespaceCount, namespaces: namespaces)
+                localName: localName,
+                prefix: prefix,
+                uri: uri,
+                attributes: UnsafeBufferPointer(start: buffer, count: count),
+                namespaceCount: namespaceCount,
+                namespaces: namespaces
+            )
         }
     }
 
     @inline(__always)
     private func deliverStartElement(
-        localName: UnsafePointer<xmlChar>, prefix: UnsafePointer<xmlChar>?, uri: UnsafePointer<xmlChar>?,
+        localName: UnsafePointer<xmlChar>,
+        prefix: UnsafePointer<xmlChar>?,
+        uri: UnsafePointer<xmlChar>?,
         attributes: UnsafeBufferPointer<SAXAttribute>,
-        namespaceCount: Int, namespaces: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?
+        namespaceCount: Int,
+        namespaces: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?
     ) {
         let tag = SAXStartTag(
-            localName: localName, prefix: prefix, namespaceURI: uri, attributes: attributes,
-            namespaceCount: namespaceCount, namespaces: namespaces, dictionary: state.pointee.dictionary)
+            localName: localName,
+            prefix: prefix,
+            namespaceURI: uri,
+            attributes: attributes,
+            namespaceCount: namespaceCount,
+            namespaces: namespaces,
+            dictionary: state.pointee.dictionary
+        )
         do { try withSink { try $0.didStartElement(tag) } } catch { fail(error) }
     }
 
@@ -104,7 +132,12 @@ extension SAXParserContext {
             guard !hasFailed else { return }
         }
         state.pointee.depth -= 1
-        let tag = SAXEndTag(localName: localName, prefix: prefix, namespaceURI: uri, dictionary: state.pointee.dictionary)
+        let tag = SAXEndTag(
+            localName: localName,
+            prefix: prefix,
+            namespaceURI: uri,
+            dictionary: state.pointee.dictionary
+        )
         do { try withSink { try $0.didEndElement(tag) } } catch { fail(error) }
     }
 

@@ -66,7 +66,14 @@ final class SAXParserContext {
             isBlankSoFar = bytes.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
         }
         if let maximum = options.limits.maximumDocumentBytes, bytesReceived > maximum {
-            fail(XMLError(.documentTooLarge, "The document is larger than \(maximum) bytes", line: position.line, column: position.column))
+            fail(
+                XMLError(
+                    .documentTooLarge,
+                    "The document is larger than \(maximum) bytes",
+                    line: position.line,
+                    column: position.column
+                )
+            )
             try stop()
         }
         var remaining = bytes
@@ -137,7 +144,11 @@ final class SAXParserContext {
         let userData = Unmanaged.passUnretained(self).toOpaque()
         _ = LibXML2.withErrorHandlers(routedTo: userData) {
             xmlParseChunk(
-                context, bytes.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(bytes.count), terminate ? 1 : 0)
+                context,
+                bytes.baseAddress?.assumingMemoryBound(to: CChar.self),
+                Int32(bytes.count),
+                terminate ? 1 : 0
+            )
         }
         if hasFailed { try stop() }
     }

@@ -33,7 +33,12 @@ public struct XMLDocumentResponseSerializer: ResponseBodySerializing {
     }
 
     /// Rethrows a transport error, validates the response, and parses the body.
-    public func serialize(request: URLRequest?, response: HTTPURLResponse?, data: Data?, error: (any Error)?) throws -> XMLDocument {
+    public func serialize(
+        request: URLRequest?,
+        response: HTTPURLResponse?,
+        data: Data?,
+        error: (any Error)?
+    ) throws -> XMLDocument {
         guard let body = try validatedBody(request: request, response: response, data: data, error: error) else {
             return .empty
         }
@@ -41,7 +46,11 @@ public struct XMLDocumentResponseSerializer: ResponseBodySerializing {
             return try XMLDocument.parse(data: body, options: options)
         } catch let error as XMLError {
             throw ResponseSerializationError.decodingFailed(
-                "XML parsing failed: \(error)", response: response, data: data, underlyingError: error)
+                "XML parsing failed: \(error)",
+                response: response,
+                data: data,
+                underlyingError: error
+            )
         }
     }
 }

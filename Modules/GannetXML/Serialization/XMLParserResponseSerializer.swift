@@ -53,7 +53,12 @@ public struct XMLParserResponseSerializer<Handler: XMLEventHandler, Output: Send
 
     /// Rethrows a transport error, validates the response, parses the body and returns the
     /// handler's result.
-    public func serialize(request: URLRequest?, response: HTTPURLResponse?, data: Data?, error: (any Error)?) throws -> Output {
+    public func serialize(
+        request: URLRequest?,
+        response: HTTPURLResponse?,
+        data: Data?,
+        error: (any Error)?
+    ) throws -> Output {
         guard let body = try validatedBody(request: request, response: response, data: data, error: error) else {
             return try result(makeHandler())
         }
@@ -62,7 +67,11 @@ public struct XMLParserResponseSerializer<Handler: XMLEventHandler, Output: Send
             handler = try XMLStreamParser.parse(body, handler: makeHandler(), options: options)
         } catch let error as XMLError {
             throw ResponseSerializationError.decodingFailed(
-                "XML parsing failed: \(error)", response: response, data: data, underlyingError: error)
+                "XML parsing failed: \(error)",
+                response: response,
+                data: data,
+                underlyingError: error
+            )
         }
         return try result(handler)
     }
@@ -82,7 +91,8 @@ extension ResponseSerializing {
     /// serializer's type is still being inferred needs to say it is `@Sendable`
     /// (`.xmlParser { @Sendable in TitleCollector(limit: 10) }`).
     public static func xmlParser<Handler: XMLEventHandler & Sendable>(
-        options: XMLParsingOptions = XMLParsingOptions(), _ makeHandler: @escaping @Sendable () -> Handler
+        options: XMLParsingOptions = XMLParsingOptions(),
+        _ makeHandler: @escaping @Sendable () -> Handler
     ) -> Self where Self == XMLParserResponseSerializer<Handler, Handler> {
         XMLParserResponseSerializer(options: options, makeHandler: makeHandler)
     }

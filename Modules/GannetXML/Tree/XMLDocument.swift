@@ -50,7 +50,10 @@ public struct XMLDocument: Sendable {
     /// Parses a whole document held in memory. Non-contiguous data is parsed region by region.
     ///
     /// - Throws: ``XMLError`` when the document is malformed, refused or over a limit.
-    public static func parse(data: some DataProtocol, options: XMLParsingOptions = XMLParsingOptions()) throws -> XMLDocument {
+    public static func parse(
+        data: some DataProtocol,
+        options: XMLParsingOptions = XMLParsingOptions()
+    ) throws -> XMLDocument {
         let builder = XMLTreeBuilder(expectedBytes: data.count)
         let parser = SAXParserContext(sink: builder, options: options)
         for region in data.regions {
@@ -61,7 +64,10 @@ public struct XMLDocument: Sendable {
     }
 
     /// Parses a whole document read from `stream` (see ``XMLStreamParser/parse(stream:)``).
-    public static func parse(stream: InputStream, options: XMLParsingOptions = XMLParsingOptions()) throws -> XMLDocument {
+    public static func parse(
+        stream: InputStream,
+        options: XMLParsingOptions = XMLParsingOptions()
+    ) throws -> XMLDocument {
         let builder = XMLTreeBuilder()
         let parser = SAXParserContext(sink: builder, options: options)
         try stream.forEachChunk { try parser.feed($0) }

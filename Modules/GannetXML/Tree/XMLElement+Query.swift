@@ -29,13 +29,15 @@ extension XMLElement {
     ///   - namespaceURI: The namespace the elements must be in.
     public func elements(named name: String, namespaceURI: String? = nil) -> [XMLElement] {
         storage.childIndices(of: index).compactMap { child in
-            storage.elementMatches(child, name, namespaceURI: namespaceURI) ? XMLElement(storage: storage, index: child) : nil
+            storage.elementMatches(child, name, namespaceURI: namespaceURI)
+                ? XMLElement(storage: storage, index: child) : nil
         }
     }
 
     /// The first child element called `name` (matched as in ``elements(named:namespaceURI:)``).
     public func element(named name: String, namespaceURI: String? = nil) -> XMLElement? {
-        for child in storage.childIndices(of: index) where storage.elementMatches(child, name, namespaceURI: namespaceURI) {
+        for child in storage.childIndices(of: index)
+        where storage.elementMatches(child, name, namespaceURI: namespaceURI) {
             return XMLElement(storage: storage, index: child)
         }
         return nil

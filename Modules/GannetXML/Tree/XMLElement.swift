@@ -43,7 +43,9 @@ public struct XMLElement: Sendable {
     /// The `xmlns` declarations written on this element.
     public var namespaceDeclarations: [XMLNamespaceDeclaration] {
         let element = storage.element(at: index)
-        let records = storage.namespaces[Int(element.firstNamespace)..<Int(element.firstNamespace + element.namespaceCount)]
+        let records = storage.namespaces[
+            Int(element.firstNamespace)..<Int(element.firstNamespace + element.namespaceCount)
+        ]
         return records.map { XMLNamespaceDeclaration(prefix: storage.name($0.prefix), uri: storage.name($0.uri) ?? "") }
     }
 
@@ -93,6 +95,7 @@ extension XMLElement: CustomStringConvertible {
     /// The start tag with its attributes, and how many children follow.
     public var description: String {
         let attributes = attributes.map { " \($0.qualifiedName)=\"\($0.value)\"" }.joined()
-        return "<\(qualifiedName)\(attributes)> (\(storage.childIndices(of: index).reduce(0) { count, _ in count + 1 }) children)"
+        return
+            "<\(qualifiedName)\(attributes)> (\(storage.childIndices(of: index).reduce(0) { count, _ in count + 1 }) children)"
     }
 }

@@ -36,7 +36,9 @@ final class XMLTreeBuilder: SAXEventSink {
 
     /// The finished document; call once, after a successful parse.
     func document() throws -> XMLDocument {
-        guard parts.pointee.elements.count > 0 else { throw XMLError(.emptyDocument, "The document has no root element") }
+        guard parts.pointee.elements.count > 0 else {
+            throw XMLError(.emptyDocument, "The document has no root element")
+        }
         parts.pointee.nodes[0].end = Int32(parts.pointee.nodes.count)
         parts.pointee.names = names.names
         let storage = XMLTreeStorage(parts.move())
@@ -50,30 +52,48 @@ final class XMLTreeBuilder: SAXEventSink {
     override func didStartElement(_ tag: borrowing SAXStartTag) throws {
         let index = try nextNodeIndex()
         openElements.pointee.append(index)
-        parts.pointee.nodes.append(.init(
-            end: Int32(index + 1), payload: Int32(parts.pointee.elements.count), length: 0, kind: .element))
+        parts.pointee.nodes.append(
+            .init(
+                end: Int32(index + 1),
+                payload: Int32(parts.pointee.elements.count),
+                length: 0,
+                kind: .element
+            )
+        )
         let dictionary = tag.dictionary
         let firstAttribute = Int32(parts.pointee.attributes.count)
         for attribute in tag.attributes {
             let offset = try appendBytes(attribute.value)
-            parts.pointee.attributes.append(.init(
-                name: names.id(attribute.localName, dictionary: dictionary),
-                prefix: names.id(attribute.prefix, dictionary: dictionary),
-                namespaceURI: names.id(attribute.namespaceURI, dictionary: dictionary),
-                valueOffset: offset, valueLength: Int32(attribute.value.count)))
+            parts.pointee.attributes.append(
+                .init(
+                    name: names.id(attribute.localName, dictionary: dictionary),
+                    prefix: names.id(attribute.prefix, dictionary: dictionary),
+                    namespaceURI: names.id(attribute.namespaceURI, dictionary: dictionary),
+                    valueOffset: offset,
+                    valueLength: Int32(attribute.value.count)
+                )
+            )
         }
         let firstNamespace = Int32(parts.pointee.namespaces.count)
         for declaration in 0..<tag.namespaceCount {
-            parts.pointee.namespaces.append(.init(
-                prefix: names.id(tag.namespacePrefix(at: declaration), dictionary: dictionary),
-                uri: names.id(tag.namespaceURI(at: declaration), dictionary: dictionary)))
+            parts.pointee.namespaces.append(
+                .init(
+                    prefix: names.id(tag.namespacePrefix(at: declaration), dictionary: dictionary),
+                    uri: names.id(tag.namespaceURI(at: declaration), dictionary: dictionary)
+                )
+            )
         }
-        parts.pointee.elements.append(.init(
-            name: names.id(tag.localName, dictionary: dictionary),
-            prefix: names.id(tag.prefix, dictionary: dictionary),
-            namespaceURI: names.id(tag.namespaceURI, dictionary: dictionary),
-            firstAttribute: firstAttribute, attributeCount: Int32(tag.attributes.count),
-            firstNamespace: firstNamespace, namespaceCount: Int32(tag.namespaceCount)))
+        parts.pointee.elements.append(
+            .init(
+                name: names.id(tag.localName, dictionary: dictionary),
+                prefix: names.id(tag.prefix, dictionary: dictionary),
+                namespaceURI: names.id(tag.namespaceURI, dictionary: dictionary),
+                firstAttribute: firstAttribute,
+                attributeCount: Int32(tag.attributes.count),
+                firstNamespace: firstNamespace,
+                namespaceCount: Int32(tag.namespaceCount)
+            )
+        )
     }
 
     override func didEndElement(_ tag: borrowing SAXEndTag) {
@@ -91,11 +111,20 @@ final class XMLTreeBuilder: SAXEventSink {
 
     override func didFindProcessingInstruction(target: UnsafePointer<UInt8>, data: UnsafePointer<UInt8>?) throws {
         let index = try nextNodeIndex()
-        parts.pointee.nodes.append(.init(
-            end: Int32(index + 1), payload: Int32(parts.pointee.instructions.count), length: 0,
-            kind: .processingInstruction))
-        parts.pointee.instructions.append(.init(
-            target: String(cString: target), data: data.map { String(cString: $0) } ?? ""))
+        parts.pointee.nodes.append(
+            .init(
+                end: Int32(index + 1),
+                payload: Int32(parts.pointee.instructions.count),
+                length: 0,
+                kind: .processingInstruction
+            )
+        )
+        parts.pointee.instructions.append(
+            .init(
+                target: String(cString: target),
+                data: data.map { String(cString: $0) } ?? ""
+            )
+        )
     }
 
     override func didFail(_ error: XMLError) {}
@@ -103,7 +132,9 @@ final class XMLTreeBuilder: SAXEventSink {
     private func appendCharacterData(_ bytes: UnsafeBufferPointer<UInt8>, kind: XMLTreeStorage.Node.Kind) throws {
         let index = try nextNodeIndex()
         let offset = try appendBytes(bytes)
-        parts.pointee.nodes.append(.init(end: Int32(index + 1), payload: offset, length: Int32(bytes.count), kind: kind))
+        parts.pointee.nodes.append(
+            .init(end: Int32(index + 1), payload: offset, length: Int32(bytes.count), kind: kind)
+        )
     }
 
     private func nextNodeIndex() throws -> Int {

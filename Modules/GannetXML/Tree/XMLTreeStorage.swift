@@ -96,8 +96,11 @@ final class XMLTreeStorage: Sendable {
 
     func attribute(_ record: Attribute) -> XMLAttribute {
         XMLAttribute(
-            name: names[Int(record.name)], prefix: name(record.prefix), namespaceURI: name(record.namespaceURI),
-            value: string(offset: record.valueOffset, length: record.valueLength))
+            name: names[Int(record.name)],
+            prefix: name(record.prefix),
+            namespaceURI: name(record.namespaceURI),
+            value: string(offset: record.valueOffset, length: record.valueLength)
+        )
     }
 
     /// The attribute records of element node `index`.

@@ -10,12 +10,16 @@ import Testing
 @Suite("End to end: connection reuse and TLS resumption never bypass a policy")
 struct ConnectionReuseTests {
     private func wrongPins() throws -> PublicKeysTrustEvaluator {
-        PublicKeysTrustEvaluator(pins: try PinSet([EndToEnd.certificate("untrustedRootCA").publicKeyPin]),
-                                 trustStore: try EndToEnd.testCA())
+        PublicKeysTrustEvaluator(
+            pins: try PinSet([EndToEnd.certificate("untrustedRootCA").publicKeyPin]),
+            trustStore: try EndToEnd.testCA()
+        )
     }
 
-    @Test("An unpinned manager's connections and sessions do not let a wrongly pinned manager through, either order",
-          arguments: [false, true])
+    @Test(
+        "An unpinned manager's connections and sessions do not let a wrongly pinned manager through, either order",
+        arguments: [false, true]
+    )
     func twoManagers(pinnedFirst: Bool) async throws {
         let servers = try EndToEnd.servers()
         let open = CountingEvaluator(DefaultTrustEvaluator(trustStore: try EndToEnd.testCA()))
@@ -29,7 +33,10 @@ struct ConnectionReuseTests {
         var refusedMarkers: [String] = []
         if pinnedFirst {
             let (url, marker) = try EndToEnd.markedURL(.good)
-            #expect(Handshake(await EndToEnd.get(url, with: pinnedManager)) == .refused(.pinMismatch, .serverCertificateUntrusted))
+            #expect(
+                Handshake(await EndToEnd.get(url, with: pinnedManager))
+                    == .refused(.pinMismatch, .serverCertificateUntrusted)
+            )
             refusedMarkers.append(marker)
         }
         for _ in 0..<3 {
@@ -38,7 +45,10 @@ struct ConnectionReuseTests {
         }
         for _ in 0..<3 {
             let (url, marker) = try EndToEnd.markedURL(.good)
-            #expect(Handshake(await EndToEnd.get(url, with: pinnedManager)) == .refused(.pinMismatch, .serverCertificateUntrusted))
+            #expect(
+                Handshake(await EndToEnd.get(url, with: pinnedManager))
+                    == .refused(.pinMismatch, .serverCertificateUntrusted)
+            )
             refusedMarkers.append(marker)
         }
         let (url, _) = try EndToEnd.markedURL(.good)
@@ -54,8 +64,12 @@ struct ConnectionReuseTests {
     @Test("Two hosts of one server with different policies in one manager, either order", arguments: [false, true])
     func twoHostsOneManager(pinnedFirst: Bool) async throws {
         let servers = try EndToEnd.servers()
-        let manager = EndToEnd.manager(try ServerTrustManager(
-            evaluators: ["127.0.0.1": try wrongPins()], default: DefaultTrustEvaluator(trustStore: try EndToEnd.testCA())))
+        let manager = EndToEnd.manager(
+            try ServerTrustManager(
+                evaluators: ["127.0.0.1": try wrongPins()],
+                default: DefaultTrustEvaluator(trustStore: try EndToEnd.testCA())
+            )
+        )
         defer { manager.invalidateAndCancel() }
         let good = servers.tlsEndpoint(.good)
         let port = try #require(good.port)
@@ -63,7 +77,9 @@ struct ConnectionReuseTests {
             let marker = "id=\(UUID().uuidString)"
             return (URL(string: "https://\(host):\(port)/echo?\(marker)")!, marker)
         }
-        let order = pinnedFirst ? ["127.0.0.1", "localhost", "127.0.0.1"] : ["localhost", "127.0.0.1", "localhost", "127.0.0.1"]
+        let order =
+            pinnedFirst
+            ? ["127.0.0.1", "localhost", "127.0.0.1"] : ["localhost", "127.0.0.1", "localhost", "127.0.0.1"]
         for host in order {
             let (target, marker) = url(host)
             let outcome = Handshake(await EndToEnd.get(target, with: manager))

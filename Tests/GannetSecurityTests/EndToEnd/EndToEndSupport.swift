@@ -31,8 +31,12 @@ enum EndToEnd {
     }
 
     /// A manager whose TLS trust is decided by `evaluator`.
-    static func manager(_ evaluator: (any ServerTrustEvaluating)?, configure: (inout SessionConfiguration) -> Void = { _ in })
-        -> SessionManager {
+    static func manager(
+        _ evaluator: (any ServerTrustEvaluating)?,
+        configure: (inout SessionConfiguration) -> Void = { _ in }
+    )
+        -> SessionManager
+    {
         var configuration = SessionConfiguration.default
         configuration.tls.serverTrustEvaluator = evaluator
         configure(&configuration)
@@ -40,7 +44,11 @@ enum EndToEnd {
     }
 
     /// Sends a GET through `manager` and returns what came back.
-    static func get(_ url: URL, with manager: SessionManager, headers: [String: String] = [:]) async -> DataResponse<Data> {
+    static func get(
+        _ url: URL,
+        with manager: SessionManager,
+        headers: [String: String] = [:]
+    ) async -> DataResponse<Data> {
         var request = URLRequest(url: url)
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         return await manager.response(for: request, serializer: .passthrough)
@@ -91,7 +99,8 @@ struct Handshake: Equatable, CustomStringConvertible {
 
     var description: String {
         if let status { return "HTTP \(status)" }
-        return "refused(\(trustErrorCode.map(String.init(describing:)) ?? "nil"), URLError \(urlErrorCode.map { "\($0.rawValue)" } ?? "nil"))"
+        return
+            "refused(\(trustErrorCode.map(String.init(describing:)) ?? "nil"), URLError \(urlErrorCode.map { "\($0.rawValue)" } ?? "nil"))"
     }
 }
 

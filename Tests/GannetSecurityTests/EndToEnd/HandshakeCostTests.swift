@@ -41,7 +41,10 @@ struct HandshakeCostTests {
             // baseline that isolates what verification and pinning themselves cost.
             ("DisabledTrustEvaluator (hook only, full handshakes)", DisabledTrustEvaluator()),
             ("DefaultTrustEvaluator (chain + host)", DefaultTrustEvaluator(trustStore: store)),
-            ("PublicKeysTrustEvaluator (SPKI pin)", PublicKeysTrustEvaluator(pins: try PinSet([intermediate.publicKeyPin]), trustStore: store)),
+            (
+                "PublicKeysTrustEvaluator (SPKI pin)",
+                PublicKeysTrustEvaluator(pins: try PinSet([intermediate.publicKeyPin]), trustStore: store)
+            ),
             ("SecurityPolicy .certificate (root pinned)", certificateMode),
         ]
         var subjects = evaluators.map { name, evaluator in
@@ -84,8 +87,10 @@ struct HandshakeCostTests {
             if let counter = subject.counter { #expect(counter.count == subject.completed, "\(subject.name)") }
             let rate = Self.median(subject.rates)
             let cpu = Self.median(subject.cpuPerHandshake) * 1e6
-            print("handshakes: \(subject.name): \(Int(rate.rounded())) new connections/s, "
-                  + "\(Int(cpu.rounded())) µs client CPU each (median of \(rounds) × \(perRound))")
+            print(
+                "handshakes: \(subject.name): \(Int(rate.rounded())) new connections/s, "
+                    + "\(Int(cpu.rounded())) µs client CPU each (median of \(rounds) × \(perRound))"
+            )
         }
     }
 

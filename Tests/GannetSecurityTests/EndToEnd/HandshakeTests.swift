@@ -20,26 +20,36 @@ struct HandshakeTests {
             return policy
         },
         Configuration(name: "SecurityPolicy, public key of the intermediate") {
-            var policy = SecurityPolicy(pinningMode: .publicKey,
-                                        withPinnedCertificates: [try EndToEnd.certificate("intermediateCA").derEncoded])
+            var policy = SecurityPolicy(
+                pinningMode: .publicKey,
+                withPinnedCertificates: [try EndToEnd.certificate("intermediateCA").derEncoded]
+            )
             policy.trustStore = try EndToEnd.testCA()
             return policy
         },
         Configuration(name: "SecurityPolicy, root certificate") {
-            var policy = SecurityPolicy(pinningMode: .certificate,
-                                        withPinnedCertificates: [try EndToEnd.certificate("rootCA").derEncoded])
+            var policy = SecurityPolicy(
+                pinningMode: .certificate,
+                withPinnedCertificates: [try EndToEnd.certificate("rootCA").derEncoded]
+            )
             policy.trustStore = try EndToEnd.testCA()
             return policy
         },
         Configuration(name: "PublicKeysTrustEvaluator, root key") {
-            PublicKeysTrustEvaluator(pins: try PinSet([EndToEnd.certificate("rootCA").publicKeyPin]), trustStore: try EndToEnd.testCA())
+            PublicKeysTrustEvaluator(
+                pins: try PinSet([EndToEnd.certificate("rootCA").publicKeyPin]),
+                trustStore: try EndToEnd.testCA()
+            )
         },
         Configuration(name: "PinnedCertificatesTrustEvaluator, intermediate") {
             PinnedCertificatesTrustEvaluator(certificates: [try EndToEnd.certificate("intermediateCA")])
         },
         Configuration(name: "CertificatePinner, intermediate key for **.localhost and 127.0.0.1") {
             let pin = try EndToEnd.certificate("intermediateCA").publicKeyPin.description
-            return try CertificatePinner(["**.localhost": [pin], "127.0.0.1": [pin]], trustStore: try EndToEnd.testCA())
+            return try CertificatePinner(
+                ["**.localhost": [pin], "127.0.0.1": [pin]],
+                trustStore: try EndToEnd.testCA()
+            )
         },
     ]
 
@@ -75,7 +85,8 @@ struct HandshakeTests {
             let response = await EndToEnd.get(url, with: manager)
             let expected = expected(outcome, variant, configuration)
             #expect(Handshake(response) == expected, "\(variant)")
-            let delivered = await servers.accessLogLines(containing: marker, atLeast: expected.status == nil ? 0 : 1).count
+            let delivered = await servers.accessLogLines(containing: marker, atLeast: expected.status == nil ? 0 : 1)
+                .count
             #expect(delivered == (expected.status == nil ? 0 : 1), "\(variant): \(delivered) requests reached nginx")
         }
     }
@@ -84,12 +95,16 @@ struct HandshakeTests {
     func wrongPinMessage() async throws {
         let servers = try EndToEnd.servers()
         let wrong = try EndToEnd.certificate("untrustedRootCA")
-        let manager = EndToEnd.manager(PublicKeysTrustEvaluator(pins: try PinSet([wrong.publicKeyPin]), trustStore: try EndToEnd.testCA()))
+        let manager = EndToEnd.manager(
+            PublicKeysTrustEvaluator(pins: try PinSet([wrong.publicKeyPin]), trustStore: try EndToEnd.testCA())
+        )
         defer { manager.invalidateAndCancel() }
         let (url, marker) = try EndToEnd.markedURL(.good)
         let response = await EndToEnd.get(url, with: manager)
         let error = try #require(response.error.flatMap(Handshake.trustError(in:)))
-        let chain = [try EndToEnd.leaf(.good), try EndToEnd.certificate("intermediateCA"), try EndToEnd.certificate("rootCA")]
+        let chain = [
+            try EndToEnd.leaf(.good), try EndToEnd.certificate("intermediateCA"), try EndToEnd.certificate("rootCA"),
+        ]
         #expect(error.code == .pinMismatch)
         #expect(error.presentedPins == chain.map(\.publicKeyPin))
         #expect(error.message.contains("Presented: " + chain.map(\.description).joined(separator: ", ")))
@@ -112,7 +127,9 @@ struct HandshakeTests {
         let start = try #require(components.url)
 
         let wrongPin = try EndToEnd.certificate("untrustedRootCA").publicKeyPin.description
-        let pinned = EndToEnd.manager(try CertificatePinner(["localhost": [wrongPin]], trustStore: try EndToEnd.testCA()))
+        let pinned = EndToEnd.manager(
+            try CertificatePinner(["localhost": [wrongPin]], trustStore: try EndToEnd.testCA())
+        )
         defer { pinned.invalidateAndCancel() }
         let refused = await EndToEnd.get(start, with: pinned)
         #expect(Handshake(refused) == .refused(.pinMismatch, .serverCertificateUntrusted))
@@ -120,7 +137,9 @@ struct HandshakeTests {
         #expect(servers.accessLogLines(containing: "GET /echo?" + marker).isEmpty)
 
         let rightPin = try EndToEnd.certificate("rootCA").publicKeyPin.description
-        let correct = EndToEnd.manager(try CertificatePinner(["localhost": [rightPin]], trustStore: try EndToEnd.testCA()))
+        let correct = EndToEnd.manager(
+            try CertificatePinner(["localhost": [rightPin]], trustStore: try EndToEnd.testCA())
+        )
         defer { correct.invalidateAndCancel() }
         let followed = await EndToEnd.get(start, with: correct)
         #expect(Handshake(followed) == .ok())

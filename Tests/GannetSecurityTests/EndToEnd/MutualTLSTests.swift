@@ -11,7 +11,9 @@ struct MutualTLSTests {
         await TestPKI.prepare()
     }
 
-    private func get(with clientCertificate: SessionConfiguration.ClientCertificate?) async throws -> (Handshake, [String]) {
+    private func get(
+        with clientCertificate: SessionConfiguration.ClientCertificate?
+    ) async throws -> (Handshake, [String]) {
         let servers = try EndToEnd.servers()
         let manager = EndToEnd.manager(DefaultTrustEvaluator(trustStore: try EndToEnd.testCA())) {
             $0.tls.clientCertificate = clientCertificate
@@ -25,8 +27,14 @@ struct MutualTLSTests {
     @Test("Accepted with the client identity from PKCS#12 or PEM")
     func accepted() async throws {
         let certificates = try EndToEnd.servers().certificates
-        let fromP12 = try ClientIdentity.pkcs12(file: certificates.clientPKCS12, password: certificates.clientPKCS12Password)
-        let fromPEM = try ClientIdentity.pem(certificateFile: certificates.clientCertificate, keyFile: certificates.clientKey)
+        let fromP12 = try ClientIdentity.pkcs12(
+            file: certificates.clientPKCS12,
+            password: certificates.clientPKCS12Password
+        )
+        let fromPEM = try ClientIdentity.pem(
+            certificateFile: certificates.clientCertificate,
+            keyFile: certificates.clientKey
+        )
         #expect(fromP12.certificate == fromPEM.certificate)
         for identity in [fromP12, fromPEM] {
             let (outcome, lines) = try await get(with: identity.clientCertificate)
@@ -53,7 +61,10 @@ struct MutualTLSTests {
     func wrongPassword() throws {
         let certificates = try EndToEnd.servers().certificates
         #expect(throws: ClientIdentityError.self) {
-            try ClientIdentity.pkcs12(file: certificates.clientPKCS12, password: certificates.clientPKCS12Password + "x")
+            try ClientIdentity.pkcs12(
+                file: certificates.clientPKCS12,
+                password: certificates.clientPKCS12Password + "x"
+            )
         }
     }
 }

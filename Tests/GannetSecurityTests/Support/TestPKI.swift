@@ -55,7 +55,9 @@ final class TestPKI: Sendable {
     // MARK: Paths
 
     func pem(_ name: String) -> String { directory.appendingPathComponent("\(name).pem").path }
-    func der(_ name: String) -> Data { (try? Data(contentsOf: directory.appendingPathComponent("\(name).der"))) ?? Data() }
+    func der(_ name: String) -> Data {
+        (try? Data(contentsOf: directory.appendingPathComponent("\(name).der"))) ?? Data()
+    }
     func key(_ name: String) -> String { directory.appendingPathComponent("\(name).key").path }
     func file(_ name: String) -> String { directory.appendingPathComponent(name).path }
 
@@ -63,21 +65,47 @@ final class TestPKI: Sendable {
 
     private func generate() throws {
         try writeConfig()
-        try FileManager.default.createDirectory(at: directory.appendingPathComponent("newcerts"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: directory.appendingPathComponent("newcerts"),
+            withIntermediateDirectories: true
+        )
         try Data().write(to: directory.appendingPathComponent("index.txt"))
         try Data("1000\n".utf8).write(to: directory.appendingPathComponent("serial"))
 
         try selfSigned("root", subject: "/O=Gannet/CN=Gannet Test Root", extensions: "root_ca")
-        try issue("intermediate", subject: "/O=Gannet/CN=Gannet Test Intermediate", issuer: "root", extensions: "intermediate_ca")
+        try issue(
+            "intermediate",
+            subject: "/O=Gannet/CN=Gannet Test Intermediate",
+            issuer: "root",
+            extensions: "intermediate_ca"
+        )
         try issue("good", subject: "/CN=localhost", issuer: "intermediate", extensions: "leaf_localhost")
         try issue("wrongHost", subject: "/CN=wrong.example", issuer: "intermediate", extensions: "leaf_wrong_host")
-        try issue("expired", subject: "/CN=localhost", issuer: "intermediate", extensions: "leaf_localhost",
-                  keyOf: "good", from: "20200101000000Z", until: "20210101000000Z")
-        try issue("notYetValid", subject: "/CN=localhost", issuer: "intermediate", extensions: "leaf_localhost",
-                  from: "20900101000000Z", until: "20910101000000Z")
+        try issue(
+            "expired",
+            subject: "/CN=localhost",
+            issuer: "intermediate",
+            extensions: "leaf_localhost",
+            keyOf: "good",
+            from: "20200101000000Z",
+            until: "20210101000000Z"
+        )
+        try issue(
+            "notYetValid",
+            subject: "/CN=localhost",
+            issuer: "intermediate",
+            extensions: "leaf_localhost",
+            from: "20900101000000Z",
+            until: "20910101000000Z"
+        )
         try issue("ipAddress", subject: "/CN=127.0.0.1", issuer: "intermediate", extensions: "leaf_ip")
         try issue("wildcard", subject: "/CN=*.gannet.test", issuer: "intermediate", extensions: "leaf_wildcard")
-        try issue("partialWildcard", subject: "/CN=f*.gannet.test", issuer: "intermediate", extensions: "leaf_partial_wildcard")
+        try issue(
+            "partialWildcard",
+            subject: "/CN=f*.gannet.test",
+            issuer: "intermediate",
+            extensions: "leaf_partial_wildcard"
+        )
         try issue("clientOnly", subject: "/CN=localhost", issuer: "intermediate", extensions: "leaf_client_only")
         // A leaf (CA:FALSE) that signs another leaf: OpenSSL must refuse it as an issuer.
         try issue("leafIssuer", subject: "/CN=Gannet Leaf Issuer", issuer: "intermediate", extensions: "leaf_issuer")
@@ -95,32 +123,62 @@ final class TestPKI: Sendable {
         try selfSigned("noDomains", subject: "/O=Gannet No Domains", extensions: "leaf_no_san")
 
         try issue("client", subject: "/CN=Gannet Test Client", issuer: "intermediate", extensions: "leaf_client")
-        try issue("expiredClient", subject: "/CN=Gannet Expired Client", issuer: "intermediate", extensions: "leaf_client",
-                  from: "20200101000000Z", until: "20210101000000Z")
-        try openssl(["pkcs12", "-export", "-inkey", key("client"), "-in", pem("client"), "-certfile", pem("intermediate"),
-                     "-passout", "pass:secret", "-out", file("client.p12")])
-        try openssl(["pkcs12", "-export", "-inkey", key("client"), "-in", pem("client"), "-passout", "pass:",
-                     "-out", file("client-nopass.p12")])
-        try openssl(["pkcs12", "-export", "-inkey", key("good"), "-in", pem("good"), "-passout", "pass:secret",
-                     "-out", file("server.p12")])
-        try openssl(["pkey", "-in", key("client"), "-aes256", "-passout", "pass:secret", "-out", file("client-encrypted.key")])
-        try openssl(["pkey", "-in", key("client"), "-traditional", "-aes256", "-passout", "pass:secret",
-                     "-out", file("client-traditional.key")])
-        try openssl(["pkcs12", "-export", "-inkey", key("expiredClient"), "-in", pem("expiredClient"),
-                     "-passout", "pass:secret", "-out", file("expired-client.p12")])
+        try issue(
+            "expiredClient",
+            subject: "/CN=Gannet Expired Client",
+            issuer: "intermediate",
+            extensions: "leaf_client",
+            from: "20200101000000Z",
+            until: "20210101000000Z"
+        )
+        try openssl([
+            "pkcs12", "-export", "-inkey", key("client"), "-in", pem("client"), "-certfile", pem("intermediate"),
+            "-passout", "pass:secret", "-out", file("client.p12"),
+        ])
+        try openssl([
+            "pkcs12", "-export", "-inkey", key("client"), "-in", pem("client"), "-passout", "pass:",
+            "-out", file("client-nopass.p12"),
+        ])
+        try openssl([
+            "pkcs12", "-export", "-inkey", key("good"), "-in", pem("good"), "-passout", "pass:secret",
+            "-out", file("server.p12"),
+        ])
+        try openssl([
+            "pkey", "-in", key("client"), "-aes256", "-passout", "pass:secret", "-out", file("client-encrypted.key"),
+        ])
+        try openssl([
+            "pkey", "-in", key("client"), "-traditional", "-aes256", "-passout", "pass:secret",
+            "-out", file("client-traditional.key"),
+        ])
+        try openssl([
+            "pkcs12", "-export", "-inkey", key("expiredClient"), "-in", pem("expiredClient"),
+            "-passout", "pass:secret", "-out", file("expired-client.p12"),
+        ])
 
         // OCSP responses as a server would staple them, from the CA database `openssl ca` kept.
         try issue("revokedLeaf", subject: "/CN=localhost", issuer: "intermediate", extensions: "leaf_localhost")
-        try openssl(["ca", "-config", file("pki.cnf"), "-revoke", pem("revokedLeaf"), "-crl_reason", "keyCompromise",
-                     "-cert", pem("intermediate"), "-keyfile", key("intermediate")])
+        try openssl([
+            "ca", "-config", file("pki.cnf"), "-revoke", pem("revokedLeaf"), "-crl_reason", "keyCompromise",
+            "-cert", pem("intermediate"), "-keyfile", key("intermediate"),
+        ])
         try ocspResponse("good", signer: "intermediate", out: "good.ocsp")
         try ocspResponse("revokedLeaf", signer: "intermediate", out: "revoked.ocsp")
         try ocspResponse("good", signer: "otherRoot", out: "forged.ocsp")
-        let goodSerial = try String(decoding: openssl(["x509", "-in", pem("good"), "-noout", "-serial"]), as: UTF8.self)
-            .trimmingCharacters(in: .whitespacesAndNewlines).replacingOccurrences(of: "serial=", with: "")
+        let goodSerial = try String(
+            decoding: openssl(["x509", "-in", pem("good"), "-noout", "-serial"]),
+            as: UTF8.self
+        )
+        .trimmingCharacters(in: .whitespacesAndNewlines).replacingOccurrences(of: "serial=", with: "")
         let index = try String(contentsOfFile: file("index.txt"), encoding: .utf8)
-        let onlyGood = index.split(separator: "\n").filter { $0.split(separator: "\t", omittingEmptySubsequences: false).dropFirst(3).first.map(String.init) == goodSerial }
-        try (onlyGood.joined(separator: "\n") + "\n").write(toFile: file("index-good-only.txt"), atomically: true, encoding: .utf8)
+        let onlyGood = index.split(separator: "\n").filter {
+            $0.split(separator: "\t", omittingEmptySubsequences: false).dropFirst(3).first.map(String.init)
+                == goodSerial
+        }
+        try (onlyGood.joined(separator: "\n") + "\n").write(
+            toFile: file("index-good-only.txt"),
+            atomically: true,
+            encoding: .utf8
+        )
         try ocspResponse("wildcard", signer: "intermediate", out: "unknown.ocsp", index: "index-good-only.txt")
 
         let bundle = try String(contentsOfFile: pem("root"), encoding: .utf8)
@@ -129,8 +187,10 @@ final class TestPKI: Sendable {
 
     /// An OCSP response about `name` from the `signer` responder, valid for a day.
     private func ocspResponse(_ name: String, signer: String, out: String, index: String = "index.txt") throws {
-        try openssl(["ocsp", "-index", file(index), "-rsigner", pem(signer), "-rkey", key(signer), "-CA", pem("intermediate"),
-                     "-issuer", pem("intermediate"), "-cert", pem(name), "-respout", file(out), "-ndays", "1"])
+        try openssl([
+            "ocsp", "-index", file(index), "-rsigner", pem(signer), "-rkey", key(signer), "-CA", pem("intermediate"),
+            "-issuer", pem("intermediate"), "-cert", pem(name), "-respout", file(out), "-ndays", "1",
+        ])
     }
 
     private func newKey(_ name: String) throws {
@@ -139,117 +199,132 @@ final class TestPKI: Sendable {
 
     private func selfSigned(_ name: String, subject: String, extensions: String) throws {
         try newKey(name)
-        try openssl(["req", "-config", file("pki.cnf"), "-new", "-key", key(name), "-subj", subject, "-out", file("\(name).csr")])
-        try openssl(["ca", "-batch", "-config", file("pki.cnf"), "-selfsign", "-keyfile", key(name), "-in", file("\(name).csr"),
-                     "-startdate", stamp(validFrom), "-enddate", stamp(validUntil), "-extensions", extensions,
-                     "-notext", "-out", pem(name)])
+        try openssl([
+            "req", "-config", file("pki.cnf"), "-new", "-key", key(name), "-subj", subject, "-out", file("\(name).csr"),
+        ])
+        try openssl([
+            "ca", "-batch", "-config", file("pki.cnf"), "-selfsign", "-keyfile", key(name), "-in", file("\(name).csr"),
+            "-startdate", stamp(validFrom), "-enddate", stamp(validUntil), "-extensions", extensions,
+            "-notext", "-out", pem(name),
+        ])
         try exportDER(name)
     }
 
     private func issue(
-        _ name: String, subject: String, issuer: String, extensions: String, keyOf: String? = nil,
-        from: String? = nil, until: String? = nil
+        _ name: String,
+        subject: String,
+        issuer: String,
+        extensions: String,
+        keyOf: String? = nil,
+        from: String? = nil,
+        until: String? = nil
     ) throws {
         if keyOf == nil { try newKey(name) }
         let keyPath = key(keyOf ?? name)
         if keyOf != nil { try FileManager.default.copyItem(atPath: keyPath, toPath: key(name)) }
-        try openssl(["req", "-config", file("pki.cnf"), "-new", "-key", keyPath, "-subj", subject, "-out", file("\(name).csr")])
-        try openssl(["ca", "-batch", "-config", file("pki.cnf"), "-cert", pem(issuer), "-keyfile", key(issuer),
-                     "-in", file("\(name).csr"), "-startdate", from ?? stamp(validFrom), "-enddate", until ?? stamp(validUntil),
-                     "-extensions", extensions, "-notext", "-out", pem(name)])
+        try openssl([
+            "req", "-config", file("pki.cnf"), "-new", "-key", keyPath, "-subj", subject, "-out", file("\(name).csr"),
+        ])
+        try openssl([
+            "ca", "-batch", "-config", file("pki.cnf"), "-cert", pem(issuer), "-keyfile", key(issuer),
+            "-in", file("\(name).csr"), "-startdate", from ?? stamp(validFrom), "-enddate", until ?? stamp(validUntil),
+            "-extensions", extensions, "-notext", "-out", pem(name),
+        ])
         try exportDER(name)
     }
 
     private func exportDER(_ name: String) throws {
-        try openssl(["x509", "-in", pem(name), "-outform", "DER", "-out", directory.appendingPathComponent("\(name).der").path])
+        try openssl([
+            "x509", "-in", pem(name), "-outform", "DER", "-out", directory.appendingPathComponent("\(name).der").path,
+        ])
     }
 
     private func writeConfig() throws {
         let config = """
-        [ ca ]
-        default_ca = gannet_ca
-        [ gannet_ca ]
-        dir = \(directory.path)
-        database = $dir/index.txt
-        new_certs_dir = $dir/newcerts
-        serial = $dir/serial
-        default_md = sha256
-        policy = any_subject
-        unique_subject = no
-        copy_extensions = none
-        email_in_dn = no
-        preserve = yes
-        [ any_subject ]
-        organizationName = optional
-        commonName = optional
-        [ req ]
-        distinguished_name = req_dn
-        prompt = no
-        [ req_dn ]
-        CN = placeholder
-        [ root_ca ]
-        basicConstraints = critical, CA:TRUE
-        keyUsage = critical, keyCertSign, cRLSign
-        subjectKeyIdentifier = hash
-        [ intermediate_ca ]
-        basicConstraints = critical, CA:TRUE, pathlen:0
-        keyUsage = critical, keyCertSign, cRLSign
-        subjectKeyIdentifier = hash
-        authorityKeyIdentifier = keyid
-        [ sub_ca ]
-        basicConstraints = critical, CA:TRUE
-        keyUsage = critical, keyCertSign, cRLSign
-        subjectKeyIdentifier = hash
-        authorityKeyIdentifier = keyid
-        [ leaf_localhost ]
-        basicConstraints = critical, CA:FALSE
-        keyUsage = critical, digitalSignature
-        extendedKeyUsage = serverAuth
-        subjectAltName = DNS:localhost, IP:127.0.0.1, IP:::1
-        [ leaf_issuer ]
-        basicConstraints = critical, CA:FALSE
-        keyUsage = critical, digitalSignature, keyCertSign
-        extendedKeyUsage = serverAuth
-        subjectAltName = DNS:localhost, IP:127.0.0.1, IP:::1
-        [ leaf_wrong_host ]
-        basicConstraints = critical, CA:FALSE
-        keyUsage = critical, digitalSignature
-        extendedKeyUsage = serverAuth
-        subjectAltName = DNS:wrong.example
-        [ leaf_ip ]
-        basicConstraints = critical, CA:FALSE
-        keyUsage = critical, digitalSignature
-        extendedKeyUsage = serverAuth
-        subjectAltName = IP:127.0.0.1
-        [ leaf_wildcard ]
-        basicConstraints = critical, CA:FALSE
-        keyUsage = critical, digitalSignature
-        extendedKeyUsage = serverAuth
-        subjectAltName = DNS:*.gannet.test
-        [ leaf_partial_wildcard ]
-        basicConstraints = critical, CA:FALSE
-        keyUsage = critical, digitalSignature
-        extendedKeyUsage = serverAuth
-        subjectAltName = DNS:f*.gannet.test
-        [ leaf_client_only ]
-        basicConstraints = critical, CA:FALSE
-        keyUsage = critical, digitalSignature
-        extendedKeyUsage = clientAuth
-        subjectAltName = DNS:localhost
-        [ leaf_client ]
-        basicConstraints = critical, CA:FALSE
-        keyUsage = critical, digitalSignature
-        extendedKeyUsage = clientAuth
-        [ leaf_no_san ]
-        basicConstraints = critical, CA:FALSE
-        keyUsage = critical, digitalSignature
-        extendedKeyUsage = serverAuth
-        [ leaf_foobar_san ]
-        basicConstraints = critical, CA:FALSE
-        keyUsage = critical, digitalSignature
-        extendedKeyUsage = serverAuth
-        subjectAltName = DNS:foobar.com
-        """
+            [ ca ]
+            default_ca = gannet_ca
+            [ gannet_ca ]
+            dir = \(directory.path)
+            database = $dir/index.txt
+            new_certs_dir = $dir/newcerts
+            serial = $dir/serial
+            default_md = sha256
+            policy = any_subject
+            unique_subject = no
+            copy_extensions = none
+            email_in_dn = no
+            preserve = yes
+            [ any_subject ]
+            organizationName = optional
+            commonName = optional
+            [ req ]
+            distinguished_name = req_dn
+            prompt = no
+            [ req_dn ]
+            CN = placeholder
+            [ root_ca ]
+            basicConstraints = critical, CA:TRUE
+            keyUsage = critical, keyCertSign, cRLSign
+            subjectKeyIdentifier = hash
+            [ intermediate_ca ]
+            basicConstraints = critical, CA:TRUE, pathlen:0
+            keyUsage = critical, keyCertSign, cRLSign
+            subjectKeyIdentifier = hash
+            authorityKeyIdentifier = keyid
+            [ sub_ca ]
+            basicConstraints = critical, CA:TRUE
+            keyUsage = critical, keyCertSign, cRLSign
+            subjectKeyIdentifier = hash
+            authorityKeyIdentifier = keyid
+            [ leaf_localhost ]
+            basicConstraints = critical, CA:FALSE
+            keyUsage = critical, digitalSignature
+            extendedKeyUsage = serverAuth
+            subjectAltName = DNS:localhost, IP:127.0.0.1, IP:::1
+            [ leaf_issuer ]
+            basicConstraints = critical, CA:FALSE
+            keyUsage = critical, digitalSignature, keyCertSign
+            extendedKeyUsage = serverAuth
+            subjectAltName = DNS:localhost, IP:127.0.0.1, IP:::1
+            [ leaf_wrong_host ]
+            basicConstraints = critical, CA:FALSE
+            keyUsage = critical, digitalSignature
+            extendedKeyUsage = serverAuth
+            subjectAltName = DNS:wrong.example
+            [ leaf_ip ]
+            basicConstraints = critical, CA:FALSE
+            keyUsage = critical, digitalSignature
+            extendedKeyUsage = serverAuth
+            subjectAltName = IP:127.0.0.1
+            [ leaf_wildcard ]
+            basicConstraints = critical, CA:FALSE
+            keyUsage = critical, digitalSignature
+            extendedKeyUsage = serverAuth
+            subjectAltName = DNS:*.gannet.test
+            [ leaf_partial_wildcard ]
+            basicConstraints = critical, CA:FALSE
+            keyUsage = critical, digitalSignature
+            extendedKeyUsage = serverAuth
+            subjectAltName = DNS:f*.gannet.test
+            [ leaf_client_only ]
+            basicConstraints = critical, CA:FALSE
+            keyUsage = critical, digitalSignature
+            extendedKeyUsage = clientAuth
+            subjectAltName = DNS:localhost
+            [ leaf_client ]
+            basicConstraints = critical, CA:FALSE
+            keyUsage = critical, digitalSignature
+            extendedKeyUsage = clientAuth
+            [ leaf_no_san ]
+            basicConstraints = critical, CA:FALSE
+            keyUsage = critical, digitalSignature
+            extendedKeyUsage = serverAuth
+            [ leaf_foobar_san ]
+            basicConstraints = critical, CA:FALSE
+            keyUsage = critical, digitalSignature
+            extendedKeyUsage = serverAuth
+            subjectAltName = DNS:foobar.com
+            """
         try config.write(toFile: file("pki.cnf"), atomically: true, encoding: .utf8)
     }
 
