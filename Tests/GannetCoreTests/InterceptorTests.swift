@@ -72,8 +72,10 @@ struct InterceptorTests {
     let servers: TestServers
     init() throws { servers = try TestServers.shared() }
 
-    /// Generous: tells "waited about the backoff" from "waited for something else", on a loaded machine.
-    let slack = 10.0
+    /// Generous: tells "waited about the backoff" from "waited for something else" on a loaded
+    /// machine (10 s was exceeded twice with two CI runs side by side). The lower bounds, which
+    /// prove the backoff, stay exact.
+    let slack = 30.0
 
     @Test func httpbin503IsRetriedWithBackoffThenDelivered() async throws {
         let manager = SessionManager()
