@@ -46,7 +46,7 @@ extension HTTPSessionManager {
         success: Success?,
         failure: Failure?
     ) -> SessionTask {
-        let reference = TaskReference()
+        let reference = TaskBox()
         let task = session.dataTask(
             with: request,
             serializer: AnyResponseSerializer(responseSerializer),
@@ -65,7 +65,7 @@ extension HTTPSessionManager {
                 failure?(task, error)
             }
         }
-        reference.task = task
+        reference.set(task)
         return task
     }
 

@@ -48,7 +48,6 @@ public final class HTTPTransfer<Value: Sendable>: Sendable {
             task = nil
             finish(.failure(error), task: nil)
         case .success(let request):
-            let reference = TaskReference()
             let upload = uploadContinuation
             let download = downloadContinuation
             let box = Mutex<HTTPTransfer<Value>?>(nil)
@@ -62,10 +61,10 @@ public final class HTTPTransfer<Value: Sendable>: Sendable {
                         defer { transfer = nil }
                         return transfer
                     }
-                    transfer?.finish(Result { try HTTPResponse(response, sentRequest: request) }, task: reference.task)
+                    // `box` holds the transfer from before `resume()`, its `task` already set.
+                    transfer?.finish(Result { try HTTPResponse(response, sentRequest: request) }, task: transfer?.task)
                 }
             )
-            reference.task = task
             self.task = task
             box.withLock { $0 = self }
             task.resume()

@@ -17,9 +17,10 @@ extension DescriptiveError {
 }
 
 /// What the open code structs of Gannet's errors share (`GannetError.Code`,
-/// `RequestSerializationError.Code`, `XMLError.Code`): a short `name`, stable across releases,
-/// that is also the code's `description`. Codes are static members of a struct, so adding one
-/// is not a breaking change.
+/// `RequestSerializationError.Code`, `XMLError.Code`, `ServerTrustError.Code`,
+/// `CertificateError.Code`, `ClientIdentityError.Code`): a short `name`, stable across
+/// releases, that is also the code's `description`. Codes are static members of a struct, so
+/// adding one is not a breaking change.
 public protocol NamedErrorCode: Hashable, Sendable, CustomStringConvertible {
     /// A short identifier, stable across releases.
     var name: String { get }

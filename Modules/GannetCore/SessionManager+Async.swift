@@ -1,5 +1,3 @@
-internal import Synchronization
-
 extension SessionManager {
     /// Sends `request` and returns the body and the response. Cancelling the calling Swift
     /// task cancels the transfer.
@@ -89,26 +87,5 @@ extension SessionManager {
         } onCancel: {
             box.cancel()
         }
-    }
-}
-
-/// Holds the task of an async call so a cancellation that races its creation still lands.
-final class TaskBox: Sendable {
-    private let state = Mutex<(task: SessionTask?, cancelled: Bool)>((nil, false))
-
-    func set(_ task: SessionTask) {
-        let cancelled = state.withLock { state -> Bool in
-            state.task = task
-            return state.cancelled
-        }
-        if cancelled { task.cancel() }
-    }
-
-    func cancel() {
-        let task = state.withLock { state -> SessionTask? in
-            state.cancelled = true
-            return state.task
-        }
-        task?.cancel()
     }
 }

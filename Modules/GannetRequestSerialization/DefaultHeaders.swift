@@ -1,5 +1,5 @@
 /// The default headers of a new ``RequestSerializerConfiguration``.
-enum DefaultHeaders {
+package enum DefaultHeaders {
     /// Gannet's version, as sent in `User-Agent`.
     static let gannetVersion = "0.1"
 
@@ -22,8 +22,9 @@ enum DefaultHeaders {
         return components.isEmpty ? nil : components.joined(separator: ", ")
     }
 
-    /// `Basic base64(username:password)` (RFC 7617), the text encoded as UTF-8.
-    static func basicAuthorization(username: String, password: String) -> String {
+    /// `Basic base64(username:password)` (RFC 7617), the text encoded as UTF-8. Package access:
+    /// the CLI's `--auth` sends the same header.
+    package static func basicAuthorization(username: String, password: String) -> String {
         "Basic " + Data("\(username):\(password)".utf8).base64EncodedString()
     }
 

@@ -7,7 +7,7 @@
 /// strings) and had to widen each batch so that it never split a composed character sequence.
 /// This implementation has no batches: it escapes the text's bytes in one pass, so a grapheme
 /// or emoji sequence can never be split, whatever its length or position.
-enum PercentEscaping {
+package enum PercentEscaping {
     /// Escapes `text`, encoded with `encoding` first.
     ///
     /// - Throws: ``RequestSerializationError/Code/parameterEncodingFailed`` when `encoding`
@@ -29,11 +29,20 @@ enum PercentEscaping {
         return escape(bytes: data, spaceAsPlus: spaceEncoding.usesPlus)
     }
 
-    static func escape<Bytes: Sequence<UInt8>>(bytes: Bytes, spaceAsPlus: Bool) -> String {
+    /// Escapes `bytes`. With `keepingSlashAndQuestionMark` false, `/` and `?` are escaped too
+    /// and only the unreserved characters stay (the CLI's `name==value` query items, as httpie
+    /// writes them).
+    package static func escape<Bytes: Sequence<UInt8>>(
+        bytes: Bytes,
+        spaceAsPlus: Bool,
+        keepingSlashAndQuestionMark: Bool = true
+    ) -> String {
         var output: [UInt8] = []
         output.reserveCapacity(bytes.underestimatedCount)
         for byte in bytes {
-            if isLeftUnescaped(byte) {
+            if isLeftUnescaped(byte),
+                keepingSlashAndQuestionMark || (byte != UInt8(ascii: "/") && byte != UInt8(ascii: "?"))
+            {
                 output.append(byte)
             } else if byte == UInt8(ascii: " ") && spaceAsPlus {
                 output.append(UInt8(ascii: "+"))

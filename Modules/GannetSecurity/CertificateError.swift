@@ -1,23 +1,19 @@
 /// A certificate that could not be read or parsed.
 public struct CertificateError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What went wrong; an open set so that new cases are not breaking changes.
-    public struct Code: Sendable, Hashable, CustomStringConvertible {
-        private enum Base: String, Sendable, Hashable {
-            case invalidDER, invalidPEM, noCertificates, unreadableFile
-        }
-        private let base: Base
-        private init(_ base: Base) { self.base = base }
-        /// The code's stable name.
-        public var description: String { base.rawValue }
+    public struct Code: NamedErrorCode {
+        /// A short identifier, stable across releases; also the code's `description`.
+        public let name: String
+        private init(_ name: String) { self.name = name }
 
         /// The bytes are not one well-formed DER certificate (or have bytes after it).
-        public static let invalidDER = Code(.invalidDER)
+        public static let invalidDER = Code("invalidDER")
         /// A PEM block could not be decoded as a certificate.
-        public static let invalidPEM = Code(.invalidPEM)
+        public static let invalidPEM = Code("invalidPEM")
         /// The input holds no certificate at all.
-        public static let noCertificates = Code(.noCertificates)
+        public static let noCertificates = Code("noCertificates")
         /// A file could not be read.
-        public static let unreadableFile = Code(.unreadableFile)
+        public static let unreadableFile = Code("unreadableFile")
     }
 
     /// What went wrong.

@@ -15,53 +15,47 @@ public import Foundation
 /// ```
 public struct ServerTrustError: Error, Sendable, CustomStringConvertible {
     /// What kind of failure this is; an open set so that adding one is not a breaking change.
-    public struct Code: Sendable, Hashable, CustomStringConvertible {
-        private enum Base: String, Sendable, Hashable {
-            case noCertificates, invalidCertificate, untrustedRoot, expired, notYetValid, chainInvalid
-            case hostMismatch, pinMismatch, noPins, noEvaluator, invalidConfiguration, internalError
-            case revoked, ocspResponseInvalid, ocspResponseMissing
-        }
-        private let base: Base
-        private init(_ base: Base) { self.base = base }
-        /// The code's stable name.
-        public var description: String { base.rawValue }
+    public struct Code: NamedErrorCode {
+        /// A short identifier, stable across releases; also the code's `description`.
+        public let name: String
+        private init(_ name: String) { self.name = name }
 
         /// The server sent no certificate.
-        public static let noCertificates = Code(.noCertificates)
+        public static let noCertificates = Code("noCertificates")
         /// A certificate the server sent is not parseable DER.
-        public static let invalidCertificate = Code(.invalidCertificate)
+        public static let invalidCertificate = Code("invalidCertificate")
         /// The chain does not lead to a trusted anchor: unknown issuer, self-signed leaf,
         /// self-signed certificate in the chain.
-        public static let untrustedRoot = Code(.untrustedRoot)
+        public static let untrustedRoot = Code("untrustedRoot")
         /// A certificate of the chain has expired.
-        public static let expired = Code(.expired)
+        public static let expired = Code("expired")
         /// A certificate of the chain is not valid yet.
-        public static let notYetValid = Code(.notYetValid)
+        public static let notYetValid = Code("notYetValid")
         /// Any other chain failure found by `X509_verify_cert`: a leaf used as an issuer, a path
         /// length exceeded, a bad signature, a certificate not meant for TLS servers…
         /// ``ServerTrustError/verifyResult`` holds OpenSSL's code and the message its text.
-        public static let chainInvalid = Code(.chainInvalid)
+        public static let chainInvalid = Code("chainInvalid")
         /// The leaf is not valid for the host name or IP address that was requested.
-        public static let hostMismatch = Code(.hostMismatch)
+        public static let hostMismatch = Code("hostMismatch")
         /// The chain is valid but none of the pinned certificates or keys is in it.
-        public static let pinMismatch = Code(.pinMismatch)
+        public static let pinMismatch = Code("pinMismatch")
         /// Pinning is on but nothing is pinned, so nothing can match.
-        public static let noPins = Code(.noPins)
+        public static let noPins = Code("noPins")
         /// A ``ServerTrustManager`` has no evaluator for the host and no default.
-        public static let noEvaluator = Code(.noEvaluator)
+        public static let noEvaluator = Code("noEvaluator")
         /// The policy's settings contradict each other (AFNetworking: invalid certificates
         /// allowed with domain validation but without pinning).
-        public static let invalidConfiguration = Code(.invalidConfiguration)
+        public static let invalidConfiguration = Code("invalidConfiguration")
         /// A stapled OCSP response says the leaf is revoked.
-        public static let revoked = Code(.revoked)
+        public static let revoked = Code("revoked")
         /// A stapled OCSP response cannot be relied on: unsigned by the issuer, stale, or
         /// silent about the leaf.
-        public static let ocspResponseInvalid = Code(.ocspResponseInvalid)
+        public static let ocspResponseInvalid = Code("ocspResponseInvalid")
         /// An ``OCSPStaplingTrustEvaluator`` requires a stapled OCSP response and the server
         /// sent none.
-        public static let ocspResponseMissing = Code(.ocspResponseMissing)
+        public static let ocspResponseMissing = Code("ocspResponseMissing")
         /// OpenSSL itself failed (out of memory); ``ServerTrustError/openSSLError`` has its report.
-        public static let internalError = Code(.internalError)
+        public static let internalError = Code("internalError")
     }
 
     /// What kind of failure this is.

@@ -121,6 +121,9 @@ struct FormattingTests {
             appending: [("b", "1 2"), ("a", "x&y=z+"), ("b", "é")]
         )
         #expect(url.absoluteString == "http://x/p?k=1&b=1%202&a=x%26y%3Dz%2B&b=%C3%A9#frag")
+        // Unlike a serializer's query string, `/` and `?` are escaped too, as httpie does.
+        let nested = try RequestBuilder.url(URL(string: "http://x/")!, appending: [("next", "http://e/?a=b~")])
+        #expect(nested.absoluteString == "http://x/?next=http%3A%2F%2Fe%2F%3Fa%3Db~")
     }
 
     @Test func repeatedFieldsBecomeArrays() throws {

@@ -1,5 +1,4 @@
 import Gannet
-internal import Synchronization
 
 /// `--download` and `--output FILE`: the body is streamed to a temporary file by core's
 /// download task and moved into place when complete, never held in memory. Heads go to
@@ -29,26 +28,17 @@ struct DownloadCommand {
             report = { progress in bar.update(completed: progress.completedUnitCount, total: progress.totalUnitCount) }
         }
         let progressHandler = report
-        let response = await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<DataResponse<URL>, Never>) in
-                let task = session.downloadTask(
-                    with: request,
-                    destination: { temporary, response in
-                        // A failed status in download mode is not saved: the temporary file stays
-                        // where it is and is deleted below.
-                        if requireSuccess, !(200..<300).contains(response.statusCode) { return temporary }
-                        return explicit ?? Self.availableName(for: response, url: requestURL, in: directory)
-                    },
-                    progress: progressHandler
-                ) { response in
-                    continuation.resume(returning: response)
-                }
-                TaskRegistry.current.set(task)
-                task.resume()
-            }
-        } onCancel: {
-            TaskRegistry.current.cancel()
-        }
+        // Cancelling the Swift task (Ctrl-C, see `Interrupt`) cancels the download.
+        let response = await session.downloadResponse(
+            for: request,
+            destination: { temporary, response in
+                // A failed status in download mode is not saved: the temporary file stays where
+                // it is and is deleted below.
+                if requireSuccess, !(200..<300).contains(response.statusCode) { return temporary }
+                return explicit ?? Self.availableName(for: response, url: requestURL, in: directory)
+            },
+            progress: progressHandler
+        )
         bar.finish()
         command.printRequest(request, httpVersion: response.metrics?.httpVersion)
         let file = try response.result.get()
@@ -149,22 +139,5 @@ struct DownloadCommand {
             }
         }
         return nil
-    }
-}
-
-/// The one task a command runs, so a Swift cancellation (Ctrl-C) can reach it.
-final class TaskRegistry: Sendable {
-    static let current = TaskRegistry()
-    private let task = Mutex<SessionTask?>(nil)
-    private let cancelled = Mutex(false)
-
-    func set(_ task: SessionTask) {
-        self.task.withLock { $0 = task }
-        if cancelled.withLock({ $0 }) { task.cancel() }
-    }
-
-    func cancel() {
-        cancelled.withLock { $0 = true }
-        task.withLock { $0 }?.cancel()
     }
 }

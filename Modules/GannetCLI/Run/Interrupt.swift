@@ -29,7 +29,6 @@ enum Interrupt {
                 guard count == 1 else { return }
                 if interrupts.add(1, ordering: .relaxed).newValue > 1 { exit(130) }
                 action.withLock { $0 }?()
-                TaskRegistry.current.cancel()
             }
         }
         waiter.name = "gannet.sigint"
@@ -47,8 +46,8 @@ enum Interrupt {
         pthread_sigmask(SIG_UNBLOCK, &unblock, nil)
     }
 
-    /// What the first Ctrl-C does, besides cancelling the registered session task. Runs at
-    /// once when a Ctrl-C came before it was set.
+    /// What the first Ctrl-C does (`CommandRunner` cancels the command's Swift task, which
+    /// cancels the transfer it awaits). Runs at once when a Ctrl-C came before it was set.
     static func onInterrupt(_ body: @escaping @Sendable () -> Void) {
         action.withLock { $0 = body }
         if happened { body() }

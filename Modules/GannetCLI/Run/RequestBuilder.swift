@@ -27,7 +27,15 @@ enum RequestBuilder {
         configuration.setValue(nil, forHTTPHeaderField: "User-Agent")
         // RFC 7617 Basic credentials; an explicit Authorization item wins.
         if let auth = options.auth, request.value(forHTTPHeaderField: "Authorization") == nil {
-            request.setValue("Basic " + Data(auth.utf8).base64EncodedString(), forHTTPHeaderField: "Authorization")
+            // `--auth` holds a colon (checked when parsed): the user name ends at the first one.
+            let colon = auth.firstIndex(of: ":") ?? auth.endIndex
+            request.setValue(
+                DefaultHeaders.basicAuthorization(
+                    username: String(auth[..<colon]),
+                    password: String(auth[colon...].dropFirst())
+                ),
+                forHTTPHeaderField: "Authorization"
+            )
         }
 
         if let body = invocation.body, let rawBody {
@@ -165,19 +173,9 @@ enum RequestBuilder {
         return result
     }
 
+    /// RFC 3986 query-component escaping (core's `PercentEscaping`), `/` and `?` included.
     static func escape(_ text: String) -> String {
-        var result = ""
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
-                UInt8(ascii: "~"):
-                result.append(Character(Unicode.Scalar(byte)))
-            default:
-                result += "%" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)
-            }
-        }
-        return result
+        PercentEscaping.escape(bytes: text.utf8, spaceAsPlus: false, keepingSlashAndQuestionMark: false)
     }
 
     /// Default headers (`User-Agent`, `Accept`), then the header items: the first item of a
@@ -217,7 +215,8 @@ enum RequestBuilder {
         }
     }
 
-    /// A raw JSON value as JSONSerialization reads it, made `Sendable`.
+    /// A raw JSON value as JSONSerialization reads it, made `Sendable` (the response
+    /// serializer's `JSONTree`).
     static func parseJSON(_ text: String, field: String) throws -> any Sendable {
         let object: Any
         do {
@@ -225,17 +224,7 @@ enum RequestBuilder {
         } catch {
             throw CLIError.usage("\(field):= holds invalid JSON: \(text.prefix(80).debugDescription)")
         }
-        return sendable(object)
-    }
-
-    static func sendable(_ value: Any) -> any Sendable {
-        switch value {
-        case let dictionary as [String: Any]: return dictionary.mapValues(sendable) as Parameters
-        case let array as [Any]: return array.map(sendable)
-        case let text as String: return text
-        case let number as NSNumber: return number
-        default: return NSNull()
-        }
+        return JSONTree.sendable(object, removingNulls: false)
     }
 }
 

@@ -140,31 +140,19 @@ struct RequestCommand {
     }
 
     /// Sends `request` as a data task, showing a progress bar for long transfers; cancelling
-    /// the Swift task cancels it.
+    /// the Swift task (Ctrl-C, see `Interrupt`) cancels it.
     func fetch(_ request: URLRequest, on session: SessionManager) async -> DataResponse<Data> {
         let bar = ProgressBar(terminal: terminal, label: "", delay: 1)
-        let response = await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<DataResponse<Data>, Never>) in
-                var report: (@Sendable (Progress) -> Void)?
-                if bar.isEnabled {
-                    report = { progress in
-                        bar.update(completed: progress.completedUnitCount, total: progress.totalUnitCount)
-                    }
-                }
-                let task = session.dataTask(
-                    with: request,
-                    serializer: PassthroughResponseSerializer(),
-                    uploadProgress: report,
-                    downloadProgress: report
-                ) { response in
-                    continuation.resume(returning: response)
-                }
-                TaskRegistry.current.set(task)
-                task.resume()
-            }
-        } onCancel: {
-            TaskRegistry.current.cancel()
+        var report: (@Sendable (Progress) -> Void)?
+        if bar.isEnabled {
+            report = { progress in bar.update(completed: progress.completedUnitCount, total: progress.totalUnitCount) }
         }
+        let response = await session.response(
+            for: request,
+            serializer: PassthroughResponseSerializer(),
+            uploadProgress: report,
+            downloadProgress: report
+        )
         bar.finish()
         return response
     }
