@@ -169,7 +169,8 @@ struct AsyncTests {
     }
 
     @Test func cancellingAnAwaitedTransferCancelsItAndItsStreams() async throws {
-        let transfer = manager.transfer("GET", "delay/10")
+        // The fault server's /stall never answers, so only the cancellation can end it.
+        let transfer = manager.transfer("GET", servers.fault.absoluteString + "stall")
         let work = Task { try await transfer.response }
         try await Task.sleep(for: .milliseconds(300))
         work.cancel()
@@ -264,12 +265,13 @@ struct StreamingTests {
     }
 
     @Test func cancelledDownloadLeavesNoFile() async throws {
-        let manager = try makeManager(servers.httpbin)
+        // 600 bytes, one every 100 ms: a minute, so the download cannot finish before the cancel.
+        let manager = try makeManager(servers.fault)
         let folder = try temporaryFile(Data()).deletingLastPathComponent()
         defer { try? FileManager.default.removeItem(at: folder) }
         let target = folder.appendingPathComponent("never.bin")
         let work = Task {
-            try await manager.download("drip", parameters: ["numbytes": 100, "duration": 10], to: target)
+            try await manager.download("slow-body", parameters: ["bytes": 600, "interval_ms": 100], to: target)
         }
         try await Task.sleep(for: .milliseconds(500))
         work.cancel()
