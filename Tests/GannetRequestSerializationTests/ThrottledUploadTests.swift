@@ -49,7 +49,9 @@ struct ThrottledUploadTests {
         // The small request finished while the throttled upload was still sending: the engine
         // thread was free.
         #expect(upload.state == .running)
-        for _ in 0..<6000 where upload.state != .completed { try await Task.sleep(for: .milliseconds(10)) }
+        // The task is `.completed` before its completion handler has run on the completion
+        // queue: wait for the handler's own event, not for the state.
+        for _ in 0..<6000 where order.withLock({ $0.count }) < 2 { try await Task.sleep(for: .milliseconds(10)) }
         let events = order.withLock { $0 }
         #expect(events.first == "small 200")
         #expect(events.count == 2)
