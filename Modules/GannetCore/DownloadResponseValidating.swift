@@ -1,8 +1,8 @@
 /// A response serializer that can judge a download. A download task's body goes to a file,
 /// not through `serialize(request:response:data:error:)`, so the manager's
-/// ``SessionManager/responseSerializer`` is asked this instead, with the first
-/// ``DownloadSerializer/errorBodyPrefixBytes`` (64 KiB) of the body, before the file is moved
-/// to its destination. A throw fails the download task with that error and deletes the file.
+/// ``SessionManager/responseSerializer`` is asked this instead, with the first 64 KiB of the
+/// body, before the file is moved to its destination. A throw fails the download task with
+/// that error and deletes the file.
 ///
 /// Every `ResponseValidating` serializer of GannetResponseSerialization and GannetXML
 /// conforms: it checks its `acceptableStatusCodes` and `acceptableContentTypes`, and its

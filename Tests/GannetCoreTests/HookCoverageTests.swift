@@ -269,6 +269,26 @@ struct HookCoverageTests {
         #expect(notes.all.allSatisfy { $0.task === task })
     }
 
+    @Test func aManagerThatDoesNotPostTaskNotificationsPostsNone() async throws {
+        var configuration = SessionConfiguration.default
+        configuration.postsTaskNotifications = false
+        let quiet = SessionManager(configuration: configuration)
+        let posting = SessionManager()
+        defer {
+            quiet.finishTasksAndInvalidate()
+            posting.finishTasksAndInvalidate()
+        }
+        let token = UUID().uuidString
+        let notes = recorder(token)
+        let url = servers.nginx.adding("/small?t=\(token)")
+        let (silent, _) = await run(quiet, url, serializer: .passthrough)
+        let (heard, _) = await run(posting, url, serializer: .passthrough)
+        // Both completed; the posting manager's notification came, so the quiet one's would have.
+        let completed = await notes.wait(for: .gannetTaskDidComplete)
+        #expect(completed.map(\.task).contains { $0 === heard })
+        #expect(!notes.all.contains { $0.task === silent })
+    }
+
     @Test func everyTaskCarriesTheManagersDescriptionAndOnlyThoseNotify() async throws {
         let manager = SessionManager()
         let other = SessionManager()

@@ -4,6 +4,9 @@ import GannetTestSupport
 import Synchronization
 import Testing
 
+#if canImport(Glibc)
+import Glibc
+#endif
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -190,6 +193,28 @@ struct DownloadSemanticsTests {
         #expect(completed.userInfo[TaskNotificationKey.error] == nil)
         #expect(completed.userInfo[TaskNotificationKey.responseData] == nil, "a download reports its file, not data")
         #expect(notes.records(.gannetDownloadTaskDidFailToMoveFile).isEmpty)
+    }
+
+    @Test func aReplaceAcrossFileSystemsIsCopiedBesideTheTargetThenRenamed() async throws {
+        // The temporary file is on the temporary folder's file system; /dev/shm is a tmpfs of
+        // its own on Linux, so rename(2) there fails with EXDEV and the copy path runs.
+        let shm = URL(fileURLWithPath: "/dev/shm")
+        var temporaryStatus = stat()
+        var shmStatus = stat()
+        try #require(stat(FileManager.default.temporaryDirectory.path, &temporaryStatus) == 0)
+        try #require(stat(shm.path, &shmStatus) == 0, "this test needs /dev/shm")
+        try #require(temporaryStatus.st_dev != shmStatus.st_dev, "/dev/shm must be another file system")
+        let folder = shm.appendingPathComponent("gannet-dlsem-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let target = folder.appendingPathComponent("1m.bin")
+        try Data("old".utf8).write(to: target)
+        let manager = try makeManager(nil)
+        manager.responseSerializer = HTTPResponseSerializer()
+        let (file, _) = try await manager.download(oneMegabyte(UUID().uuidString), to: target)
+        #expect(file == target)
+        #expect(try Data(contentsOf: target) == Data(contentsOf: URL(fileURLWithPath: servers.oneMegabyteFile)))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["1m.bin"], "no staging file left")
     }
 
     @Test func theSessionDestinationHookWinsAndDefersToTheTaskWhenItReturnsNil() async throws {
