@@ -23,8 +23,12 @@ struct HookCoverageTests {
         var fails = false
         struct Refused: Error {}
 
-        func serialize(request: URLRequest?, response: HTTPURLResponse?, data: Data?, error: (any Error)?) throws -> Int?
-        {
+        func serialize(
+            request: URLRequest?,
+            response: HTTPURLResponse?,
+            data: Data?,
+            error: (any Error)?
+        ) throws -> Int? {
             if let error { throw error }
             if fails { throw Refused() }
             return answersNil ? nil : data?.count ?? 0
@@ -87,7 +91,8 @@ struct HookCoverageTests {
         defer { manager.finishTasksAndInvalidate() }
         let events = Mutex<[String]>([])
         manager.setTaskDidComplete { _, task, error in
-            let outcome = error == nil ? "ok" : ((error as? URLError)?.code == .networkConnectionLost ? "lost" : "other")
+            let outcome =
+                error == nil ? "ok" : ((error as? URLError)?.code == .networkConnectionLost ? "lost" : "other")
             events.withLock { $0.append("hook \(task.taskIdentifier) \(outcome)") }
         }
         func perform(_ url: URL) async -> SessionTask {
@@ -120,7 +125,9 @@ struct HookCoverageTests {
         let firstChunk = Mutex(false)
         manager.setDataTaskDidReceiveData { _, _, _ in firstChunk.withLock { $0 = true } }
         // 40 bytes, one every 50 ms: 2 s, so the pause lands mid-body.
-        let url = URL(string: servers.url(.slowBody(bytes: 40, intervalMilliseconds: 50)).absoluteString + "&t=\(token)")!
+        let url = URL(
+            string: servers.url(.slowBody(bytes: 40, intervalMilliseconds: 50)).absoluteString + "&t=\(token)"
+        )!
         let box = Mutex<SessionTask?>(nil)
         let done = Mutex<DataResponse<Data>?>(nil)
         let task = manager.dataTask(with: URLRequest(url: url), serializer: .passthrough) { response in
@@ -129,7 +136,9 @@ struct HookCoverageTests {
         box.withLock { $0 = task }
         task.resume()
         let deadline = ContinuousClock.now + .seconds(30)
-        while !firstChunk.withLock({ $0 }), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+        while !firstChunk.withLock({ $0 }), ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(5))
+        }
         try #require(firstChunk.withLock { $0 })
 
         // Foundation runs a Progress's handlers asynchronously, on a queue of its own.
@@ -265,7 +274,11 @@ struct HookCoverageTests {
         task.cancel()
         let completed = await notes.wait(for: .gannetTaskDidComplete)
         #expect(completed.count == 1)
-        #expect(notes.all.map(\.name) == [.gannetTaskDidResume, .gannetTaskDidSuspend, .gannetTaskDidResume, .gannetTaskDidComplete])
+        #expect(
+            notes.all.map(\.name) == [
+                .gannetTaskDidResume, .gannetTaskDidSuspend, .gannetTaskDidResume, .gannetTaskDidComplete,
+            ]
+        )
         #expect(notes.all.allSatisfy { $0.task === task })
     }
 

@@ -121,13 +121,18 @@ struct DownloadSemanticsTests {
         #expect(viaHTTPManager.message.contains("is an existing directory"))
         let viaCore = try #require(
             await #expect(throws: GannetError.self) {
-                try await manager.session.download(for: URLRequest(url: URL(string: oneMegabyte(token))!), to: directory)
+                try await manager.session.download(
+                    for: URLRequest(url: URL(string: oneMegabyte(token))!),
+                    to: directory
+                )
             }
         )
         #expect(viaCore.code == .downloadMoveFailed)
 
         var isDirectory: ObjCBool = false
-        #expect(FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory) && isDirectory.boolValue)
+        #expect(
+            FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory) && isDirectory.boolValue
+        )
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["inside.txt"])
         #expect(try Data(contentsOf: inside) == Data("precious".utf8))
         let failedMoves = await notes.wait(for: .gannetDownloadTaskDidFailToMoveFile, count: 2)
@@ -137,7 +142,11 @@ struct DownloadSemanticsTests {
         }
         #expect(notes.records(.gannetDownloadTaskDidMoveFile).isEmpty)
         let completed = await notes.wait(for: .gannetTaskDidComplete, count: 2)
-        #expect(completed.allSatisfy { ($0.userInfo[TaskNotificationKey.error] as? GannetError)?.code == .downloadMoveFailed })
+        #expect(
+            completed.allSatisfy {
+                ($0.userInfo[TaskNotificationKey.error] as? GannetError)?.code == .downloadMoveFailed
+            }
+        )
     }
 
     @Test func anExistingFileSurvivesAFailedReplace() async throws {
@@ -236,7 +245,9 @@ struct DownloadSemanticsTests {
             let box = Mutex<SessionTask?>(nil)
             let response = await withCheckedContinuation { continuation in
                 let task = manager.session.downloadTask(
-                    with: URLRequest(url: URL(string: "/files/1m.bin?\(query)", relativeTo: servers.nginx)!.absoluteURL),
+                    with: URLRequest(
+                        url: URL(string: "/files/1m.bin?\(query)", relativeTo: servers.nginx)!.absoluteURL
+                    ),
                     destination: { _, _ in
                         taskDestinationCalls.withLock { $0 += 1 }
                         return taskTarget
