@@ -111,8 +111,10 @@ public final class HTTPSessionManager: Sendable {
     }
 
     /// Turns responses into values for the completion-handler methods and the untyped async
-    /// methods; also installed as ``session``'s `responseSerializer` (setting the session's
-    /// directly changes only the session's own untyped tasks).
+    /// methods, and judges every download's response before its file is saved (a refused one
+    /// fails and saves nothing, as in AFNetworking; docs/core.md, "Downloads"); also installed as
+    /// ``session``'s `responseSerializer` (setting the session's directly changes only the
+    /// session's own untyped tasks and downloads).
     ///
     /// Change the installed serializer in place, as with AFNetworking:
     ///

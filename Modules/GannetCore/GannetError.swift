@@ -57,6 +57,10 @@ public struct GannetError: Error, Sendable, CustomStringConvertible {
         /// A plain-`http` request (or redirect) on a session whose trust evaluator requires
         /// HTTPS (``ServerTrustEvaluating/requiresSecureTransport``); nothing was sent.
         public static let insecureTransport = Code("insecureTransport")
+        /// A finished download could not be put at its destination: the destination is an
+        /// existing directory (never replaced), or the file system refused the move. The
+        /// downloaded file is deleted; a file that was at the destination is left as it was.
+        public static let downloadMoveFailed = Code("downloadMoveFailed")
     }
 
     /// What kind of failure this is.

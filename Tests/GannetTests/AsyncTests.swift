@@ -268,6 +268,8 @@ struct StreamingTests {
 
     @Test func downloadWritesTheFile() async throws {
         let manager = try makeManager(servers.nginx)
+        // The default JSON serializer would refuse application/octet-stream (docs/core.md, "Downloads").
+        manager.responseSerializer = HTTPResponseSerializer()
         let folder = try temporaryFile(Data()).deletingLastPathComponent()
         defer { try? FileManager.default.removeItem(at: folder) }
         let target = folder.appendingPathComponent("1m.bin")
