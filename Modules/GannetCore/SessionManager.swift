@@ -348,8 +348,8 @@ public final class SessionManager: Sendable {
         task.monitor?.didCreateTransfer(task, for: transfer.request)
         let (state, cancelReason) = task.attach(transfer)
         switch state {
-        case .canceling: engine.submit(.cancel(transfer, cancelReason))
-        case .suspended: engine.submit(.suspend(transfer))
+        case .canceling: transfer.cancel(reason: cancelReason)
+        case .suspended: transfer.suspend()
         default: break
         }
     }

@@ -69,10 +69,10 @@ extension SessionTask {
         storage.withLock { storage in
             guard storage.interlude != nil, storage.state == .running || storage.state == .suspended else { return }
             storage.interlude = nil
-            storage.transfer = transfer
+            storage.driver = transfer
             storage.currentRequest = request
-            manager.engine.submit(.start(transfer))
-            if storage.state == .suspended { manager.engine.submit(.suspend(transfer)) }
+            transfer.start()
+            if storage.state == .suspended { transfer.suspend() }
         }
     }
 
@@ -158,7 +158,7 @@ extension SessionTask {
     private func openInterlude(clearingTransfer: Bool = false) -> Int? {
         storage.withLock { storage -> Int? in
             guard storage.state == .running || storage.state == .suspended else { return nil }
-            if clearingTransfer { storage.transfer = nil }
+            if clearingTransfer { storage.driver = nil }
             storage.interludeGeneration += 1
             storage.interlude = Interlude(generation: storage.interludeGeneration)
             return storage.interludeGeneration
@@ -191,14 +191,7 @@ extension SessionTask {
     /// The outcome of a task cancelled where no transfer could report it.
     func cancellationOutcome(reason: GannetError?) -> TransferOutcome {
         let request = currentRequest ?? originalRequest
-        let url = request?.url
-        let error =
-            reason.map { TransportError.urlError(gannet: $0, url: url) }
-            ?? TransportError.make(
-                .cancelled,
-                underlying: GannetError(.transport, "The task was cancelled", failingURL: url),
-                url: url
-            )
+        let error = TransportError.cancelled(reason: reason, url: request?.url)
         return TransferOutcome(request: request, response: nil, data: nil, error: error, metrics: nil)
     }
 }

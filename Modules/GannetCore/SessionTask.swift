@@ -64,7 +64,8 @@ public final class SessionTask: Sendable, Hashable, CustomStringConvertible {
         var lazyResponse: LazyResponse?
         var error: (any Error)?
         var taskDescription: String?
-        var transfer: Transfer?
+        /// The engine's handle on the current attempt's transfer (docs/engine.md).
+        var driver: (any TransferDriver)?
         /// Why the task was cancelled, kept for a transfer attached after the cancellation.
         var cancelReason: GannetError?
         var countOfBytesReceived: Int64 = 0
@@ -174,7 +175,7 @@ public final class SessionTask: Sendable, Hashable, CustomStringConvertible {
         switch action {
         case .none: return
         case .start: manager.start(self)
-        case .resume: if let transfer = storage.withLock({ $0.transfer }) { manager.engine.submit(.resume(transfer)) }
+        case .resume: storage.withLock({ $0.driver })?.resume()
         }
         manager.postTaskNotification(.gannetTaskDidResume, for: self)
     }
@@ -182,14 +183,14 @@ public final class SessionTask: Sendable, Hashable, CustomStringConvertible {
     /// Pauses the transfer; ``resume()`` continues it. A suspended task still counts against
     /// its resource timeout.
     public func suspend() {
-        let transfer: Transfer?? = storage.withLock { storage in
+        let driver: (any TransferDriver)?? = storage.withLock { storage in
             guard storage.state == .running else { return .none }
             storage.state = .suspended
             monitor?.didSuspend(self)
-            return .some(storage.transfer)
+            return .some(storage.driver)
         }
-        guard let transfer else { return }
-        if let transfer { manager.engine.submit(.suspend(transfer)) }
+        guard let driver else { return }
+        driver?.suspend()
         manager.postTaskNotification(.gannetTaskDidSuspend, for: self)
     }
 
@@ -201,7 +202,7 @@ public final class SessionTask: Sendable, Hashable, CustomStringConvertible {
     func cancel(with reason: GannetError?) {
         enum Action {
             case none, neverStarted
-            case engine(Transfer?)
+            case engine((any TransferDriver)?)
             case interlude(Task<Void, Never>?)
         }
         let action: Action = storage.withLock { storage in
@@ -218,23 +219,16 @@ public final class SessionTask: Sendable, Hashable, CustomStringConvertible {
                 storage.interlude = nil
                 return .interlude(interlude.work)
             }
-            return .engine(storage.transfer)
+            return .engine(storage.driver)
         }
         switch action {
         case .none:
             return
         case .neverStarted:
-            let url = originalRequest?.url
-            let error =
-                reason.map { TransportError.urlError(gannet: $0, url: url) }
-                ?? TransportError.make(
-                    .cancelled,
-                    underlying: GannetError(.transport, "The task was cancelled", failingURL: url),
-                    url: url
-                )
+            let error = TransportError.cancelled(reason: reason, url: originalRequest?.url)
             complete(TransferOutcome(request: originalRequest, response: nil, data: nil, error: error, metrics: nil))
-        case .engine(let transfer):
-            if let transfer { manager.engine.submit(.cancel(transfer, reason)) }
+        case .engine(let driver):
+            driver?.cancel(reason: reason)
         case .interlude(let work):
             work?.cancel()
             complete(cancellationOutcome(reason: reason))
@@ -243,21 +237,22 @@ public final class SessionTask: Sendable, Hashable, CustomStringConvertible {
 
     /// Asks the engine to read again after a byte-stream consumer caught up.
     func resumeReading() {
-        if let transfer = storage.withLock({ $0.transfer }) { manager.engine.submit(.resumeReading(transfer)) }
+        storage.withLock({ $0.driver })?.resumeReading()
     }
 
     // MARK: Engine-facing
 
-    /// Hands the task its transfer; returns what `cancel()` or `suspend()` asked for while
-    /// `resume()` was still creating it, which found no transfer to send a command to.
+    /// Hands the task its transfer's driver and starts it; returns what `cancel()` or
+    /// `suspend()` asked for while `resume()` was still creating it, which found no transfer to
+    /// send a command to.
     ///
-    /// The transfer's `.start` is queued under the task's lock: a `cancel()` that finds the
-    /// transfer queues its `.cancel` after it, never before (the engine would ignore a cancel
-    /// for a transfer it does not know, and the transfer would then run to its end).
-    func attach(_ transfer: Transfer) -> (state: State, cancelReason: GannetError?) {
+    /// The transfer is started under the task's lock: a `cancel()` that finds the driver
+    /// queues its command after the start, never before (the engine would ignore a cancel for
+    /// a transfer it does not know, and the transfer would then run to its end).
+    func attach(_ driver: any TransferDriver) -> (state: State, cancelReason: GannetError?) {
         storage.withLock { storage in
-            storage.transfer = transfer
-            manager.engine.submit(.start(transfer))
+            storage.driver = driver
+            driver.start()
             return (storage.state, storage.cancelReason)
         }
     }
@@ -281,16 +276,11 @@ public final class SessionTask: Sendable, Hashable, CustomStringConvertible {
             // A cancel that arrived before the completion was delivered wins, as in URLSession,
             // even when the last bytes were already in.
             if storage.state == .canceling, outcome.error == nil {
-                let url = outcome.request?.url ?? originalRequest?.url
-                outcome.error = TransportError.make(
-                    .cancelled,
-                    underlying: GannetError(.transport, "The task was cancelled", failingURL: url),
-                    url: url
-                )
+                outcome.error = TransportError.cancelled(url: outcome.request?.url ?? originalRequest?.url)
             }
             storage.state = .completed
             storage.error = outcome.error
-            storage.transfer = nil
+            storage.driver = nil
             if let response = outcome.response { storage.response = response }
             if let expected = outcome.head?.expectedContentLength { storage.countOfBytesExpectedToReceive = expected }
             if let request = outcome.request { storage.currentRequest = request }

@@ -1,222 +1,106 @@
-internal import Synchronization
+/// Where a transfer puts the final response's body. One per transfer, used on the engine thread
+/// only: `Transfer` opens it when the final head arrives, writes each decoded chunk to it, and
+/// closes it into the task's outcome. Adding a destination means adding a sink, not a branch in
+/// the transfer.
+protocol BodySink: AnyObject {
+    /// libcurl's read size (`CURLOPT_BUFFERSIZE`) for this sink: the most read from the
+    /// socket at once.
+    var readBufferSize: Int { get }
 
-#if canImport(Glibc)
-internal import Glibc
-#endif
+    /// The most decoded body bytes this sink accepts (`.bodyTooLarge` beyond); `nil` for none.
+    func limit(_ limits: SessionConfiguration.Limits) -> Int64?
 
-/// Where a response body goes: kept in memory (data tasks), streamed to a temporary file
-/// (download tasks), or handed to an async consumer (byte streams).
+    /// The final head arrived (`url` is the request's): prepare to receive its body.
+    func open(head: ResponseHead, url: URL, limits: SessionConfiguration.Limits) throws
+
+    /// Takes one chunk of the body. A throw fails the transfer with the error.
+    func write(_ bytes: UnsafeRawBufferPointer) throws
+
+    /// Whether the sink's consumer is too far behind and libcurl should stop reading; when it
+    /// catches up it resumes the task's reading itself (docs/engine.md, "Backpressure").
+    func pauseIfFull() -> Bool
+
+    /// The transfer ended with `outcome`: put the body into it (data or file) or, on failure,
+    /// drop what was received.
+    func close(_ outcome: inout TransferOutcome)
+}
+
+extension BodySink {
+    /// Sinks that never fall behind are never full.
+    func pauseIfFull() -> Bool { false }
+}
+
+/// Which sink a task's transfers use: memory (data tasks), a temporary file (download tasks),
+/// or an async consumer (byte streams). Each transfer makes its own with ``makeSink()``.
 enum BodySinkKind: Sendable {
     case memory
     case file
     case stream(ByteStreamState)
-}
 
-/// A temporary file a download streams into, written with `write(2)`. Removed unless the
-/// download succeeds and the file is handed on.
-final class FileSink {
-    let url: URL
-    private var descriptor: Int32
-
-    init() throws {
-        let directory = FileManager.default.temporaryDirectory
-        url = directory.appendingPathComponent("gannet-download-\(UUID().uuidString).tmp")
-        descriptor = open(url.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        if descriptor < 0 {
-            throw GannetError(
-                .bodyStreamFailed,
-                "Cannot create the download file in \(directory.path): \(String(cString: strerror(errno)))"
-            )
+    func makeSink() -> any BodySink {
+        switch self {
+        case .memory: return MemorySink()
+        case .file: return FileSink()
+        case .stream(let state): return ByteStreamSink(state: state)
         }
     }
+}
 
-    deinit { closeFile() }
+/// The body sink of data tasks: the body kept in memory, limited by
+/// ``SessionConfiguration/Limits/maximumBodyBytes``.
+final class MemorySink: BodySink {
+    private var body = Data()
+
+    /// libcurl's default: thousands of small tasks must not each hold 512 KiB.
+    var readBufferSize: Int { 16 * 1024 }
+
+    func limit(_ limits: SessionConfiguration.Limits) -> Int64? { limits.maximumBodyBytes }
+
+    func open(head: ResponseHead, url: URL, limits: SessionConfiguration.Limits) throws {
+        let expected = head.expectedContentLength
+        if expected > 0 { body.reserveCapacity(Int(min(expected, limits.maximumBodyBytes, 64 << 20))) }
+    }
 
     func write(_ bytes: UnsafeRawBufferPointer) throws {
-        var offset = 0
-        while offset < bytes.count {
-            let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-            if written < 0 {
-                if errno == EINTR { continue }
-                throw GannetError(
-                    .bodyStreamFailed,
-                    "Writing the download file failed: \(String(cString: strerror(errno)))"
-                )
-            }
-            offset += written
-        }
+        body.append(bytes.assumingMemoryBound(to: UInt8.self))
     }
 
-    func closeFile() {
-        if descriptor >= 0 {
-            close(descriptor)
-            descriptor = -1
-        }
-    }
-
-    /// Closes and deletes the file (the download failed or was cancelled).
-    func discard() {
-        closeFile()
-        unlink(url.path)
+    func close(_ outcome: inout TransferOutcome) {
+        outcome.data = outcome.head == nil ? nil : body
     }
 }
 
-/// The shared state between the engine, which pushes body chunks, and the async consumer of
-/// a byte stream. Bounded: above `highWater` buffered bytes the engine stops reading (the
-/// write callback returns `CURL_WRITEFUNC_PAUSE`, so libcurl keeps the bytes) until the
-/// consumer drains below `lowWater`.
-final class ByteStreamState: Sendable {
-    static let highWater = 1 << 20
-    static let lowWater = 256 << 10
-
-    private struct State {
-        var chunks: [Data] = []
-        var head = 0
-        var buffered = 0
-        var finished = false
-        var failure: (any Error)?
-        var waiter: CheckedContinuation<Data?, any Error>?
-        var readingPaused = false
-        var response: LazyResponse?
-        var responseWaiter: CheckedContinuation<LazyResponse, any Error>?
-        var responseDelivered = false
-    }
-
-    // @unchecked: the waiters and the error are only touched under the Mutex.
-    private struct Box: @unchecked Sendable { var state = State() }
-    private let box = Mutex(Box())
-    /// Set once the task exists, so the consumer can resume or cancel it.
-    let task = Mutex<SessionTask?>(nil)
-
-    // MARK: Engine side (engine thread)
-
-    /// Marks reading paused and returns `true` when the buffer is full; one step under the
-    /// lock, so a consumer draining at the same moment always sees the pause and resumes it.
-    func pauseIfFull() -> Bool {
-        box.withLock { box in
-            guard box.state.buffered >= Self.highWater else { return false }
-            box.state.readingPaused = true
-            return true
-        }
-    }
-
-    func push(_ data: Data) {
-        let waiter = box.withLock { box -> CheckedContinuation<Data?, any Error>? in
-            if let waiter = box.state.waiter {
-                box.state.waiter = nil
-                return waiter
-            }
-            box.state.chunks.append(data)
-            box.state.buffered += data.count
-            return nil
-        }
-        waiter?.resume(returning: data)
-    }
-
-    func deliverHead(_ response: LazyResponse) {
-        let waiter = box.withLock { box -> CheckedContinuation<LazyResponse, any Error>? in
-            box.state.response = response
-            defer { box.state.responseWaiter = nil }
-            return box.state.responseWaiter
-        }
-        waiter?.resume(returning: response)
-    }
-
-    func finish(_ error: (any Error)?) {
-        let (waiter, responseWaiter) = box.withLock { box in
-            box.state.finished = true
-            box.state.failure = error
-            defer {
-                box.state.waiter = nil
-                box.state.responseWaiter = nil
-            }
-            return (box.state.chunks.count > box.state.head ? nil : box.state.waiter, box.state.responseWaiter)
-        }
-        if let responseWaiter {
-            responseWaiter.resume(
-                throwing: error ?? GannetError(.protocolViolation, "The transfer ended without a response")
-            )
-        }
-        if let waiter {
-            if let error { waiter.resume(throwing: error) } else { waiter.resume(returning: nil) }
-        }
-    }
-
-    // MARK: Consumer side
-
-    func response() async throws -> LazyResponse {
-        try await withCheckedThrowingContinuation { continuation in
-            let ready: Result<LazyResponse, any Error>? = box.withLock { box in
-                if let response = box.state.response { return .success(response) }
-                if box.state.finished {
-                    return .failure(
-                        box.state.failure ?? GannetError(.protocolViolation, "The transfer ended without a response")
-                    )
-                }
-                box.state.responseWaiter = continuation
-                return nil
-            }
-            if let ready { continuation.resume(with: ready) }
-        }
-    }
-
-    func next() async throws -> Data? {
-        try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { continuation in
-                enum Ready {
-                    case data(Data, resumeReading: Bool)
-                    case end
-                    case failure(any Error)
-                    case wait(resumeReading: Bool)
-                }
-                let ready: Ready = box.withLock { box in
-                    if box.state.head < box.state.chunks.count {
-                        let data = box.state.chunks[box.state.head]
-                        box.state.head += 1
-                        box.state.buffered -= data.count
-                        if box.state.head == box.state.chunks.count {
-                            box.state.chunks.removeAll(keepingCapacity: true)
-                            box.state.head = 0
-                        }
-                        let resume = box.state.readingPaused && box.state.buffered <= Self.lowWater
-                        if resume { box.state.readingPaused = false }
-                        return .data(data, resumeReading: resume)
-                    }
-                    if box.state.finished {
-                        if let failure = box.state.failure { return .failure(failure) }
-                        return .end
-                    }
-                    box.state.waiter = continuation
-                    let resume = box.state.readingPaused
-                    box.state.readingPaused = false
-                    return .wait(resumeReading: resume)
-                }
-                switch ready {
-                case .data(let data, let resumeReading):
-                    if resumeReading { task.withLock { $0 }?.resumeReading() }
-                    continuation.resume(returning: data)
-                case .end: continuation.resume(returning: nil)
-                case .failure(let error): continuation.resume(throwing: error)
-                case .wait(let resumeReading):
-                    if resumeReading { task.withLock { $0 }?.resumeReading() }
-                }
-            }
-        } onCancel: {
-            task.withLock { $0 }?.cancel()
-        }
-    }
-
-}
-
-/// The consumer's end of a byte stream. The engine never holds it, so when the consumer drops
-/// the stream this goes away and cancels the transfer: a consumer that walked away must not
-/// leave a paused transfer behind.
-final class ByteStreamConsumer: Sendable {
+/// The body sink of `bytes(for:)`: chunks handed to an async consumer through
+/// ``ByteStreamState``, which tells the engine to stop reading while the consumer is behind.
+final class ByteStreamSink: BodySink {
     let state: ByteStreamState
 
     init(state: ByteStreamState) { self.state = state }
 
-    func next() async throws -> Data? { try await state.next() }
+    /// What one read decodes to may wait in libcurl's pause buffer (64 MiB at most) while the
+    /// consumer catches up: 32 KiB of gzip decodes to 33 MiB at most.
+    var readBufferSize: Int { 32 * 1024 }
 
-    deinit { state.task.withLock { $0 }?.cancel() }
+    func limit(_ limits: SessionConfiguration.Limits) -> Int64? { limits.maximumDownloadBytes }
+
+    func open(head: ResponseHead, url: URL, limits: SessionConfiguration.Limits) throws {
+        state.deliverHead(LazyResponse(head: head, url: url))
+    }
+
+    func write(_ bytes: UnsafeRawBufferPointer) throws {
+        // Always taken, never answered with CURL_WRITEFUNC_PAUSE (docs/engine.md, "Backpressure").
+        state.push(Data(bytes))
+    }
+
+    func pauseIfFull() -> Bool { state.pauseIfFull() }
+
+    func close(_ outcome: inout TransferOutcome) {
+        if let head = outcome.head, outcome.error == nil, let url = outcome.request?.url {
+            state.deliverHead(LazyResponse(head: head, url: url))
+        }
+        state.finish(outcome.error)
+        // Breaks the task → sink → state → task cycle once nothing can resume reading.
+        state.task.withLock { $0 = nil }
+        outcome.data = nil
+    }
 }

@@ -17,16 +17,23 @@ final class CurlEngine: @unchecked Sendable {
     // as safe from any thread; `multi` outlives every submitter because they hold the engine.
 
     enum Command {
-        case start(Transfer)
-        case cancel(Transfer, GannetError?)
-        case suspend(Transfer)
-        case resume(Transfer)
-        case disposition(Transfer, ResponseDisposition)
-        case resumeReading(Transfer)
+        /// A task's command for its transfer, queued through ``TransferDriver``.
+        case transfer(Transfer, TransferCommand)
+        case shutdown
+    }
+
+    /// What a task, or a hook answering for it, asks of its transfer.
+    enum TransferCommand {
+        case start
+        case cancel(GannetError?)
+        case suspend
+        case resume
+        case disposition(ResponseDisposition)
+        /// A byte-stream consumer caught up.
+        case resumeReading
         /// The request body stream has bytes (or its end) for a transfer whose read callback
         /// paused sending.
-        case resumeSending(Transfer)
-        case shutdown
+        case resumeSending
     }
 
     let configuration: SessionConfiguration
@@ -95,106 +102,24 @@ final class CurlEngine: @unchecked Sendable {
             curl_multi_poll(multi.raw, nil, 0, active.isEmpty ? 1000 : 100, nil)
         }
         for transfer in Array(active.values) {
-            detach(transfer)
-            transfer.finish(
-                error: TransportError.make(
-                    .cancelled,
-                    underlying: GannetError(.sessionInvalidated, "The session manager was released"),
-                    url: transfer.request.url
-                )
-            )
+            transfer.perform(transfer.machine.cancel(.sessionReleased))
         }
         spareHandles.removeAll()
     }
 
     private func apply(_ command: Command) {
         switch command {
-        case .start(let transfer):
+        case .transfer(let transfer, .start):
             if stopping {
-                transfer.finish(
-                    error: TransportError.make(
-                        .cancelled,
-                        underlying: GannetError(.sessionInvalidated, "The session manager was released"),
-                        url: transfer.request.url
-                    )
-                )
+                transfer.perform(transfer.machine.cancel(.sessionReleased))
             } else {
                 attach(transfer)
             }
-        case .cancel(let transfer, let reason):
-            guard active[transfer.serial] != nil else { return }
-            detach(transfer)
-            let url = transfer.request.url
-            let error =
-                reason.map { TransportError.make(.cancelled, underlying: $0, url: url) }
-                ?? TransportError.make(
-                    .cancelled,
-                    underlying: GannetError(.transport, "The task was cancelled", failingURL: url),
-                    url: url
-                )
-            transfer.finish(error: error)
-        case .suspend(let transfer):
-            guard active[transfer.serial] != nil, let easy = transfer.easy, !transfer.isSuspended else { return }
-            transfer.isSuspended = true
-            curl_easy_pause(easy.raw, CurlPause.all)
-        case .resume(let transfer):
-            guard active[transfer.serial] != nil, transfer.isSuspended else { return }
-            transfer.isSuspended = false
-            transfer.touch()
-            if let easy = transfer.easy {
-                // A byte stream whose consumer is behind stays paused for receiving.
-                let receivePaused = transfer.isAwaitingDisposition || transfer.isBackpressured
-                unpause(transfer, easy, receivePaused ? CurlPause.receive : CurlPause.resume)
-            }
-        case .disposition(let transfer, let disposition):
-            guard active[transfer.serial] != nil, transfer.isAwaitingDisposition else { return }
-            transfer.isAwaitingDisposition = false
-            if disposition == .cancel {
-                detach(transfer)
-                transfer.finish(
-                    error: TransportError.make(
-                        .cancelled,
-                        underlying: GannetError(
-                            .transport,
-                            "Cancelled by the response disposition",
-                            failingURL: transfer.request.url
-                        ),
-                        url: transfer.request.url
-                    )
-                )
-            } else if !transfer.isSuspended, let easy = transfer.easy {
-                transfer.touch()
-                // May re-enter the header and write callbacks before it returns; they run here,
-                // on the engine thread, as they must.
-                unpause(transfer, easy, CurlPause.resume)
-            }
-        case .resumeSending(let transfer):
-            guard active[transfer.serial] != nil, let easy = transfer.easy else { return }
-            transfer.touch()
-            // A suspended transfer resumes both directions when it is resumed.
-            guard !transfer.isSuspended else { return }
-            let receivePaused = transfer.isBackpressured || transfer.isAwaitingDisposition
-            unpause(transfer, easy, receivePaused ? CurlPause.receive : CurlPause.resume)
-        case .resumeReading(let transfer):
-            guard active[transfer.serial] != nil, transfer.isBackpressured else { return }
-            transfer.isBackpressured = false
-            transfer.touch()
-            if !transfer.isSuspended && !transfer.isAwaitingDisposition, let easy = transfer.easy {
-                unpause(transfer, easy, CurlPause.resume)
-            }
+        case .transfer(let transfer, let command):
+            transfer.handle(command)
         case .shutdown:
             stopping = true
         }
-    }
-
-    /// Lifts a pause. libcurl first replays the bytes it held back through the write callback,
-    /// which may refuse them (a body or decompression limit); libcurl then reports the error
-    /// only to this caller, not to its transfer, so the engine ends the transfer here.
-    private func unpause(_ transfer: Transfer, _ easy: EasyHandle, _ mask: Int32) {
-        let code = curl_easy_pause(easy.raw, mask)
-        guard code != CURLE_OK, active[transfer.serial] != nil else { return }
-        detach(transfer)
-        transfer.unpauseFailed(code)
     }
 
     /// Configures the transfer's next hop on an easy handle and adds it to the multi handle.
@@ -203,15 +128,17 @@ final class CurlEngine: @unchecked Sendable {
         do {
             try transfer.configure(easy)
         } catch {
+            _ = transfer.releaseHandle()
             spareHandles.append(easy)
-            transfer.finish(error: error)
+            transfer.perform(transfer.machine.fail(error))
             return
         }
         active[transfer.serial] = transfer
         curl_multi_add_handle(multi.raw, easy.raw)
     }
 
-    /// Removes the transfer's handle from the multi handle and recycles it.
+    /// Removes the transfer's handle from the multi handle and recycles it; does nothing for a
+    /// transfer that is not attached.
     func detach(_ transfer: Transfer) {
         active[transfer.serial] = nil
         guard let easy = transfer.releaseHandle() else { return }
@@ -256,14 +183,7 @@ final class CurlEngine: @unchecked Sendable {
         guard now &- lastTimeoutSweep > 50_000_000, !active.isEmpty else { return }
         lastTimeoutSweep = now
         for transfer in active.values where transfer.isIdleExpired(now: now) {
-            detach(transfer)
-            let seconds = Double(transfer.idleTimeout) / 1e9
-            let error = GannetError(
-                .timedOut,
-                "The request timed out: no data for \(seconds) s",
-                failingURL: transfer.request.url
-            )
-            transfer.finish(error: TransportError.urlError(gannet: error, url: transfer.request.url))
+            transfer.perform(transfer.machine.idleTimeoutExpired())
         }
     }
 }

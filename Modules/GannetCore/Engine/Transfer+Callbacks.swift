@@ -1,0 +1,284 @@
+internal import CCurl
+internal import Synchronization
+
+/// What libcurl's header, write and read callbacks do: ask the state machine, then parse,
+/// decide, deliver or refuse. Engine thread, inside libcurl.
+extension Transfer {
+    func didReceiveHeaderLine(_ line: UnsafeRawBufferPointer) -> Int {
+        touch()
+        switch machine.headerLine() {
+        case .parseHeaderLine: break
+        case .skipHeaderLine: return line.count
+        default: return 0
+        }
+        do {
+            switch try parser.consume(line) {
+            case .needMore, .informational:
+                return line.count
+            case .complete(let head):
+                return didReceiveHead(head, lineLength: line.count)
+            }
+        } catch {
+            return answer(
+                machine.stop(
+                    TransportError.urlError(
+                        gannet: error as? GannetError ?? GannetError(.protocolViolation, "\(error)"),
+                        url: url
+                    )
+                ),
+                lineLength: line.count
+            )
+        }
+    }
+
+    /// The header callback's return value for an action of the state machine.
+    private func answer(_ action: TransferStateMachine.Action, lineLength: Int) -> Int {
+        switch action {
+        case .proceed, .skipHeaderLine, .parseHeaderLine: return lineLength
+        case .awaitDisposition: return Int(CURL_WRITEFUNC_PAUSE)
+        default: return 0
+        }
+    }
+
+    /// The response of this hop as an `HTTPURLResponse`, built on first use.
+    private func materializedResponse() -> HTTPURLResponse? {
+        if response == nil, let head, let url { response = head.makeResponse(url: url) }
+        return response
+    }
+
+    private func didReceiveHead(_ head: ResponseHead, lineLength: Int) -> Int {
+        self.head = head
+        guard let url else {
+            return answer(machine.stop(GannetError(.invalidRequest, "The request has no URL")), lineLength: lineLength)
+        }
+        metrics.httpVersion = head.httpVersion
+
+        if Redirection.isRedirect(head.statusCode) {
+            switch decideRedirect(head, url: url) {
+            case .deliver:
+                break
+            case .refuse(let error):
+                return answer(machine.stop(TransportError.urlError(gannet: error, url: url)), lineLength: lineLength)
+            case .follow(let next):
+                redirectTarget = next
+                task.monitor?.willRedirect(
+                    task,
+                    response.map { LazyResponse(prebuilt: $0, head: head) } ?? LazyResponse(head: head, url: url),
+                    to: next
+                )
+                return answer(machine.headParsed(.followRedirect), lineLength: lineLength)
+            }
+        }
+
+        let needsResponse = hooks.dataTaskDidReceiveResponse != nil || hooks.dataTaskDidReceiveResponseDeferred != nil
+        let response = needsResponse ? materializedResponse() : nil
+        observer.transferDidReceiveHead(head, response: response)
+        task.monitor?.didReceiveResponse(
+            task,
+            response.map { LazyResponse(prebuilt: $0, head: head) } ?? LazyResponse(head: head, url: url)
+        )
+        if configuration.decompressesResponses, let coding = head.value("Content-Encoding"),
+            !coding.isEmpty, coding.lowercased() != "identity"
+        {
+            let chunked = head.value("Transfer-Encoding")?.lowercased().contains("chunked") == true
+            encodedWireSlack = chunked ? Int64(sink.readBufferSize) : 0
+        }
+        do {
+            try sink.open(head: head, url: url, limits: configuration.limits)
+        } catch {
+            let gannet = error as? GannetError ?? GannetError(.bodyStreamFailed, "\(error)")
+            return answer(machine.stop(TransportError.urlError(gannet: gannet, url: url)), lineLength: lineLength)
+        }
+        if let decide = hooks.dataTaskDidReceiveResponse, let response, decide(task.manager, task, response) == .cancel
+        {
+            return answer(machine.stop(TransportError.cancelled(.byDisposition, url: url)), lineLength: lineLength)
+        }
+        if let deferred = hooks.dataTaskDidReceiveResponseDeferred, let response {
+            let action = machine.headParsed(.deliverAfterDisposition)
+            let driver = self
+            let task = self.task
+            DispatchQueue.global().async {
+                let decided = Decided()
+                deferred(task.manager, task, response) { disposition in
+                    guard decided.claim() else { return }
+                    driver.engine.submit(.transfer(driver, .disposition(disposition)))
+                }
+            }
+            return answer(action, lineLength: lineLength)
+        }
+        return answer(machine.headParsed(.deliver), lineLength: lineLength)
+    }
+
+    /// A redirect's fate: Gannet's rules (``Redirection``), the limit, then the caller's hook.
+    private func decideRedirect(_ head: ResponseHead, url: URL) -> Redirection.Outcome {
+        let outcome = Redirection.next(
+            after: request,
+            response: head.statusCode,
+            location: head.value("Location"),
+            policy: configuration.redirects,
+            bodyIsRepeatable: bodySource?.isRepeatable ?? true
+        )
+        guard case .follow(let proposed) = outcome else { return outcome }
+        let limit = configuration.redirects.maximumRedirects
+        if machine.redirectCount >= limit {
+            return .refuse(
+                GannetError(
+                    .tooManyRedirects,
+                    "Stopped after \(machine.redirectCount) redirects (the limit is \(limit))",
+                    failingURL: url
+                )
+            )
+        }
+        var next: URLRequest? = proposed
+        if let hook = hooks.taskWillPerformHTTPRedirection, let response = materializedResponse() {
+            next = hook(task.manager, task, response, proposed)
+        }
+        guard let next else { return .deliver }
+        if let target = next.url, (try? RequestValidation.validate(url: target)) == nil {
+            return .refuse(
+                GannetError(
+                    .unsupportedScheme,
+                    "The redirect hook returned a request that cannot be sent",
+                    failingURL: target
+                )
+            )
+        }
+        return .follow(next)
+    }
+
+    func didReceiveBody(_ bytes: UnsafeRawBufferPointer) -> Int {
+        switch machine.bodyChunk(count: bytes.count) {
+        case .deliverBody:
+            break
+        case .discardBody:
+            // The body of a redirect we follow is discarded; a large one cuts the hop short.
+            touch()
+            return bytes.count
+        default:
+            // Refused once, refused for good: libcurl may offer more after a failed replay.
+            return 0
+        }
+        touch()
+        let decoded = receivedBytes + Int64(bytes.count)
+        if let limit = sink.limit(configuration.limits), decoded > limit {
+            let error = GannetError(
+                .bodyTooLarge,
+                "The response body exceeds \(limit) bytes after decoding",
+                failingURL: url
+            )
+            machine.stop(TransportError.urlError(gannet: error, url: url))
+            return 0
+        }
+        if let slack = encodedWireSlack, let ratio = configuration.limits.maximumDecompressionRatio,
+            decoded > SessionConfiguration.Limits.decompressionRatioGraceBytes, let easy
+        {
+            // libcurl counts the encoded bytes it read (CURLINFO_SIZE_DOWNLOAD_T) before it
+            // decodes them; Gannet sees only decoded bytes.
+            let wire = max(easy.info(offset: CURLINFO_SIZE_DOWNLOAD_T) + slack, 1)
+            let (allowed, overflow) = wire.multipliedReportingOverflow(by: Int64(max(ratio, 1)))
+            if !overflow, decoded > allowed {
+                let error = GannetError(
+                    .decompressionBomb,
+                    "The response body decoded to \(decoded) bytes from \(wire) on the wire, over the \(ratio):1 limit",
+                    failingURL: url
+                )
+                machine.stop(TransportError.urlError(gannet: error, url: url))
+                return 0
+            }
+        }
+        do {
+            try sink.write(bytes)
+        } catch {
+            let gannet = error as? GannetError ?? GannetError(.bodyStreamFailed, "\(error)")
+            machine.stop(TransportError.urlError(gannet: gannet, url: url))
+            return 0
+        }
+        if !machine.isBackpressured, sink.pauseIfFull(), case .setPause(let pause) = machine.consumerFull(),
+            let easy
+        {
+            // Paused from inside the callback, libcurl stops reading after this read (it would
+            // otherwise read on while the socket has data, up to 100 reads per call); what this
+            // read still decodes to, libcurl keeps and delivers after the unpause: at most one
+            // 32 KiB read, times the compression ratio (docs/engine.md, "Backpressure").
+            curl_easy_pause(easy.raw, Self.mask(pause))
+        }
+        receivedBytes += Int64(bytes.count)
+        if let hook = hooks.dataTaskDidReceiveData {
+            hook(task.manager, task, Data(bytes))
+        }
+        // Optional chaining skips the argument too: the bytes are copied only for monitors.
+        task.monitor?.didReceiveData(task, Data(bytes))
+        reportProgress(final: false)
+        return bytes.count
+    }
+
+    func readBody(into buffer: UnsafeMutableRawBufferPointer) -> Int {
+        guard let reader else { return 0 }
+        do {
+            let count = try reader.read(into: buffer)
+            // Waiting for a body stream is not activity: its idle timeout keeps running.
+            if count == StreamBodyReader.pause { return count }
+            touch()
+            sentBytes += Int64(count)
+            if count > 0, let hook = hooks.taskDidSendBodyData {
+                hook(task.manager, task, Int64(count), sentBytes, expectedToSend)
+            }
+            if count > 0 {
+                task.monitor?.didSendBodyData(task, Int64(count), total: sentBytes, expected: expectedToSend)
+            }
+            reportProgress(final: false)
+            return count
+        } catch {
+            let gannet = error as? GannetError ?? GannetError(.bodyStreamFailed, "\(error)")
+            machine.stop(TransportError.urlError(gannet: gannet, url: url))
+            return Int(CURL_READFUNC_ABORT)
+        }
+    }
+}
+
+/// Honours a deferred decision once.
+final class Decided: Sendable {
+    private let done = Atomic<Bool>(false)
+    func claim() -> Bool {
+        done.compareExchange(expected: false, desired: true, ordering: .relaxed).exchanged
+    }
+}
+
+// MARK: C callbacks
+
+// Nonisolated top-level functions, so libcurl never calls a closure formed in actor-isolated
+// code (a Swift 6 runtime trap, see ENGINE-NOTES). Each recovers its Transfer, unretained: the
+// engine's `active` table keeps it alive while its handle is in the multi handle.
+
+func transferHeaderCallback(
+    _ buffer: UnsafeMutablePointer<CChar>?,
+    _ size: Int,
+    _ count: Int,
+    _ context: UnsafeMutableRawPointer?
+) -> Int {
+    guard let buffer, let context else { return 0 }
+    let transfer = Unmanaged<Transfer>.fromOpaque(context).takeUnretainedValue()
+    return transfer.didReceiveHeaderLine(UnsafeRawBufferPointer(start: buffer, count: size * count))
+}
+
+func transferWriteCallback(
+    _ buffer: UnsafeMutablePointer<CChar>?,
+    _ size: Int,
+    _ count: Int,
+    _ context: UnsafeMutableRawPointer?
+) -> Int {
+    guard let buffer, let context else { return 0 }
+    let transfer = Unmanaged<Transfer>.fromOpaque(context).takeUnretainedValue()
+    return transfer.didReceiveBody(UnsafeRawBufferPointer(start: buffer, count: size * count))
+}
+
+func transferReadCallback(
+    _ buffer: UnsafeMutablePointer<CChar>?,
+    _ size: Int,
+    _ count: Int,
+    _ context: UnsafeMutableRawPointer?
+) -> Int {
+    guard let buffer, let context else { return Int(CURL_READFUNC_ABORT) }
+    let transfer = Unmanaged<Transfer>.fromOpaque(context).takeUnretainedValue()
+    return transfer.readBody(into: UnsafeMutableRawBufferPointer(start: buffer, count: size * count))
+}

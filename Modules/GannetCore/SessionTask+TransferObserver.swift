@@ -1,0 +1,44 @@
+/// How a task takes its transfer's reports: counters, the response, progress handlers, and the
+/// outcome. The transfer never touches the task's storage itself (docs/engine.md).
+extension SessionTask: TransferObserver {
+    func transferWillSend(_ request: URLRequest, expectedToSend: Int64?) {
+        storage.withLock { storage in
+            storage.currentRequest = request
+            if let expectedToSend { storage.countOfBytesExpectedToSend = expectedToSend }
+        }
+        if let expectedToSend { existingProgress(upload: true)?.totalUnitCount = expectedToSend }
+    }
+
+    func transferDidReceiveHead(_ head: ResponseHead, response: HTTPURLResponse?) {
+        let expected = head.expectedContentLength
+        storage.withLock { storage in
+            if let response { storage.response = response }
+            storage.countOfBytesExpectedToReceive = expected
+        }
+        existingProgress(upload: false)?.totalUnitCount = expected
+    }
+
+    func transferDidProgress(received: Int64, sent: Int64, notifiesHandlers: Bool, final: Bool) {
+        storage.withLock { storage in
+            storage.countOfBytesReceived = received
+            storage.countOfBytesSent = sent
+        }
+        guard notifiesHandlers else { return }
+        let handlers = progressHandlers
+        // A Progress someone holds is kept current even without a handler.
+        if let download = handlers.download.map({ _ in downloadProgress }) ?? existingProgress(upload: false) {
+            download.completedUnitCount = received
+            if final && download.totalUnitCount < received { download.totalUnitCount = received }
+            handlers.download?(download)
+        }
+        if let upload = handlers.upload.map({ _ in uploadProgress }) ?? existingProgress(upload: true) {
+            upload.completedUnitCount = sent
+            if final && upload.totalUnitCount < sent { upload.totalUnitCount = sent }
+            handlers.upload?(upload)
+        }
+    }
+
+    func transferDidEnd(_ outcome: TransferOutcome) {
+        complete(outcome)
+    }
+}
