@@ -273,7 +273,7 @@ final class Transfer: @unchecked Sendable {
             fields.append((name, value))
         }
         try RequestValidation.validate(method: method, url: url, headers: fields)
-        if configuration.tls.serverTrustEvaluator?.requiresSecureTransport == true, url.scheme?.lowercased() != "https"
+        if serverTrustEvaluator?.requiresSecureTransport == true, url.scheme?.lowercased() != "https"
         {
             // Enforced here, where the evaluator is used, for every hop: a pinning manager
             // must not send a request (or follow a redirect) in clear (docs/security.md).
@@ -686,7 +686,7 @@ final class Transfer: @unchecked Sendable {
     /// Whether Gannet decides trust for this transfer (an evaluator or a challenge handler),
     /// instead of libcurl's own verification.
     var evaluatesTrust: Bool {
-        configuration.tls.serverTrustEvaluator != nil || hooks.serverTrustChallenge != nil
+        serverTrustEvaluator != nil || hooks.serverTrustChallenge != nil
     }
 
     func recordCancelledHandshake() {
@@ -698,13 +698,14 @@ final class Transfer: @unchecked Sendable {
         )
     }
 
-    func recordTrustFailure(_ error: any Error) {
+    func recordTrustFailure(_ error: any Error, trust: ServerTrust? = nil) {
         let url = request.url
         let gannet = GannetError(
             .serverTrustRejected,
             "The server's certificate was rejected: \(error)",
             failingURL: url,
-            underlyingError: error
+            underlyingError: error,
+            serverTrust: trust
         )
         stopError = TransportError.urlError(gannet: gannet, url: url)
     }
