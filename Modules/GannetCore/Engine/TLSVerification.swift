@@ -275,7 +275,7 @@ extension Transfer {
     /// The evaluator in force for this transfer: the one the manager's
     /// `setServerTrustEvaluator(_:)` installed when the transfer started, else the
     /// configuration's. A replacement bumps the trust generation, so pooled connections are
-    /// asked about again (docs/security.md, "Replacing the policy").
+    /// asked about again (docs/security.md, "Replacing the policy on a live manager").
     var serverTrustEvaluator: (any ServerTrustEvaluating)? {
         hooks.serverTrustEvaluatorOverride ?? configuration.tls.serverTrustEvaluator
     }
