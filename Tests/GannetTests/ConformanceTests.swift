@@ -100,6 +100,8 @@ struct ConformanceTests {
         let underlying = try #require(error.userInfo[NSUnderlyingErrorKey] as? GannetError)
         #expect(underlying.code == .serverTrustRejected)
         #expect(underlying.serverTrust == trust)
+        // The certificate-mode policy's own reason: the chain holds no pinned certificate.
+        #expect((underlying.underlyingError as? ServerTrustError)?.code == .pinMismatch)
     }
 
     /// Other failures carry the URL string but no peer chain.
