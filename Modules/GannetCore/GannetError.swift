@@ -74,6 +74,9 @@ public struct GannetError: Error, Sendable, CustomStringConvertible {
     public let transportCode: Int?
     /// The error that caused this one, such as an evaluator's rejection.
     public let underlyingError: (any Error)?
+    /// For ``Code/serverTrustRejected``: what the server presented (host, port, the peer's
+    /// certificate chain), AFNetworking's peer trust in its server-trust errors. `nil` otherwise.
+    public let serverTrust: ServerTrust?
 
     /// Creates an error. Modules built on the core (serializers, security) create these too.
     public init(
@@ -81,13 +84,15 @@ public struct GannetError: Error, Sendable, CustomStringConvertible {
         _ message: String,
         failingURL: URL? = nil,
         transportCode: Int? = nil,
-        underlyingError: (any Error)? = nil
+        underlyingError: (any Error)? = nil,
+        serverTrust: ServerTrust? = nil
     ) {
         self.code = code
         self.message = message
         self.failingURL = failingURL.map(URL.removingCredentials)
         self.transportCode = transportCode
         self.underlyingError = underlyingError
+        self.serverTrust = serverTrust
     }
 
     public var description: String {

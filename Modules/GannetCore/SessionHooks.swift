@@ -27,7 +27,11 @@ struct SessionHooks: Sendable {
     var serverTrustChallenge: TrustChallenge?
     var taskDidFinishCollectingMetrics: MetricsCollected?
     var downloadTaskDidFinishDownloading: DownloadDestination?
-    /// Bumped whenever the challenge handler is set: a pooled connection approved under an
+    /// Set by ``SessionManager/setServerTrustEvaluator(_:)``: `.some` replaces the
+    /// configuration's evaluator (`.some(nil)`: libcurl's own verification) for transfers
+    /// started afterwards.
+    var serverTrustEvaluatorOverride: (any ServerTrustEvaluating)??
+    /// Bumped whenever the challenge handler or the evaluator is set: a pooled connection approved under an
     /// older value is asked about again before its next request (docs/engine.md, "TLS").
     var trustGeneration: UInt64 = 0
 }
