@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Checks docs/conformance.md, the table of AFNetworking's test methods beside Gannet's tests.
 
-    check-conformance.py [--strict] [--table docs/conformance.md] [--methods FILE] [--tests Tests]
+    check-conformance.py [--table docs/conformance.md] [--methods FILE] [--tests Tests]
     check-conformance.py --extract AFNETWORKING_REPO [--methods FILE]
 
 The check fails when
@@ -9,11 +9,10 @@ The check fails when
     the files OUT_OF_SCOPE names) has no row, or has more than one, or a row names a method
     that list does not hold;
   - a row's last cell says "missing", or is neither a reference to Gannet tests nor one of
-    "differs: reason", "not applicable on Linux: reason", "PENDING(downloads): behaviour";
+    "differs: reason", "not applicable on Linux: reason";
   - a referenced Gannet test, written `Target/path/testName` (the file Tests/Target/path.swift),
     does not exist: the file is gone, or it has no `func testName(` under an `@Test` attribute;
-  - the counts table under `| Proved by a Gannet test |` does not match the rows;
-  - with --strict, any row is still PENDING.
+  - the counts table under `| Proved by a Gannet test |` does not match the rows.
 
 --extract reads Tests/Tests/*.m of an AFNetworking checkout or bare git directory (the fetch
 tool's mirror) and rewrites the committed method list, since CI cannot fetch AFNetworking.
@@ -47,7 +46,6 @@ REFERENCE = re.compile(r"`([A-Za-z0-9_]+(?:/[A-Za-z0-9_+]+)+)`")
 KINDS = (
     ("differs:", "deliberate difference"),
     ("not applicable on Linux:", "not applicable"),
-    ("PENDING(downloads):", "pending"),
 )
 
 
@@ -155,8 +153,6 @@ def check(args):
             kind = "proved by a Gannet test"
         elif len(cell.split(":", 1)[1].strip()) < 3:
             problems.append(f"{where}: {method}: '{cell}' gives no reason")
-        if kind == "pending" and args.strict:
-            problems.append(f"{where}: {method} is still PENDING (--strict)")
         for reference in references:
             missing = test_exists(args.tests, reference, cache)
             if missing:
@@ -165,12 +161,12 @@ def check(args):
     for file, method in in_scope:
         if (file, method) not in seen:
             problems.append(f"{os.path.relpath(args.table, ROOT)}: no row for {file} {method}")
-    stated = re.search(r"^\| Proved by a Gannet test \|.*\n\|[-| ]+\|\n\| *(\d+) *\| *(\d+) *\| *(\d+) *\| *(\d+) *\|", open(args.table).read(), re.MULTILINE)
-    actual = [counts[k] for k in ("proved by a Gannet test", "deliberate difference", "not applicable", "pending")]
+    stated = re.search(r"^\| Proved by a Gannet test \|.*\n\|[-| ]+\|\n\| *(\d+) *\| *(\d+) *\| *(\d+) *\|", open(args.table).read(), re.MULTILINE)
+    actual = [counts[k] for k in ("proved by a Gannet test", "deliberate difference", "not applicable")]
     if not stated or [int(n) for n in stated.groups()] != actual:
         problems.append(
             f"{os.path.relpath(args.table, ROOT)}: the counts table must read "
-            f"| {' | '.join(map(str, actual))} | (proved, differs, not applicable, pending)"
+            f"| {' | '.join(map(str, actual))} | (proved, differs, not applicable)"
         )
     for problem in problems:
         print(f"check-conformance: {problem}", file=sys.stderr)
@@ -184,7 +180,6 @@ def check(args):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--strict", action="store_true", help="fail on PENDING rows too")
     parser.add_argument("--table", default=DEFAULT_TABLE)
     parser.add_argument("--methods", default=DEFAULT_METHODS)
     parser.add_argument("--tests", default=DEFAULT_TESTS)

@@ -2,7 +2,6 @@
 # Checks docs/conformance.md, AFNetworking's test methods beside the Gannet tests that prove the
 # same behaviour (scripts/check-conformance.py; docs/conformance.md, "How the table is checked").
 #   scripts/check-conformance.sh             # every in-scope method has a row; every referenced test exists
-#   scripts/check-conformance.sh --strict    # and no row is still PENDING
 # First proves the checker fails: a fixture table with a renamed test and a "missing" row must
 # be refused. Exits non-zero if that proof or the check fails.
 set -euo pipefail

@@ -258,15 +258,22 @@ struct HookCoverageTests {
         #expect(serialization.userInfo[TaskNotificationKey.responseData] as? Data == Data("ok".utf8))
     }
 
-    @Test func suspendAndResumeNotificationsArePostedForEachCall() async throws {
+    /// The kinds of task AFNetworking's notification tests cover one by one.
+    enum TaskKind: String, CaseIterable, Sendable { case data, upload, download }
+
+    @Test(arguments: TaskKind.allCases)
+    func suspendAndResumeNotificationsArePostedForEachCall(kind: TaskKind) async throws {
         let manager = SessionManager()
         defer { manager.finishTasksAndInvalidate() }
         let token = UUID().uuidString
         let notes = recorder(token)
-        let task = manager.dataTask(
-            with: URLRequest(url: URL(string: servers.url(.stall).absoluteString + "?t=\(token)")!),
-            serializer: .passthrough
-        ) { _ in }
+        let request = URLRequest(url: URL(string: servers.url(.stall).absoluteString + "?t=\(token)")!)
+        let task: SessionTask
+        switch kind {
+        case .data: task = manager.dataTask(with: request, serializer: .passthrough) { _ in }
+        case .upload: task = manager.uploadTask(with: request, from: Data("body".utf8), serializer: .passthrough) { _ in }
+        case .download: task = manager.downloadTask(with: request) { _ in }
+        }
         task.resume()
         task.suspend()
         task.suspend()  // already suspended: no second notification
