@@ -234,6 +234,7 @@ func tlsStatusCallback(_ ssl: OpaquePointer?, _ argument: UnsafeMutableRawPointe
 }
 
 /// CURLOPT_PREREQFUNCTION: runs before each request is sent, on new and reused connections.
+/// A request that is not idempotent is sent once per hop (``Transfer/mayBeSent()``).
 /// A connection is sent a request only once the trust decision in force for this transfer
 /// (the evaluator and the challenge handler it was created with) has approved it.
 func tlsPrerequestCallback(
@@ -245,6 +246,7 @@ func tlsPrerequestCallback(
 ) -> Int32 {
     guard let context else { return Int32(CURL_PREREQFUNC_ABORT) }
     let transfer = Unmanaged<Transfer>.fromOpaque(context).takeUnretainedValue()
+    guard transfer.mayBeSent() else { return Int32(CURL_PREREQFUNC_ABORT) }
     guard transfer.evaluatesTrust, transfer.request.url?.scheme?.lowercased() == "https" else {
         return Int32(CURL_PREREQFUNC_OK)
     }

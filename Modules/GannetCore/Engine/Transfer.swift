@@ -35,6 +35,8 @@ final class Transfer: @unchecked Sendable {
     private var body = Data()
     private var receivedBytes: Int64 = 0
     private var sentBytes: Int64 = 0
+    /// Times libcurl began sending this hop's request (`CURLOPT_PREREQFUNCTION`).
+    private var sendAttempts = 0
     private var expectedToSend: Int64 = -1
     /// Why Gannet stopped the transfer from inside a callback, if it did.
     private var stopError: (any Error)?
@@ -124,6 +126,7 @@ final class Transfer: @unchecked Sendable {
         stopError = nil
         encodedWireSlack = nil
         sentBytes = 0
+        sendAttempts = 0
         task.update { $0.currentRequest = next }
     }
 
@@ -687,6 +690,24 @@ final class Transfer: @unchecked Sendable {
     /// instead of libcurl's own verification.
     var evaluatesTrust: Bool {
         configuration.tls.serverTrustEvaluator != nil || hooks.serverTrustChallenge != nil
+    }
+
+    /// Called before libcurl sends this hop's request. libcurl sends it again on a new
+    /// connection when a reused one closes before any response byte; the server may have
+    /// acted on the first copy, so a method that is not idempotent (RFC 9110 §9.2.2) fails
+    /// with `networkConnectionLost` instead of being replayed (docs/engine.md, "Connection reuse").
+    func mayBeSent() -> Bool {
+        sendAttempts += 1
+        let method = (request.httpMethod ?? "GET").uppercased()
+        guard sendAttempts > 1, !RetryPolicy.defaultRetryableHTTPMethods.contains(method) else { return true }
+        let url = request.url
+        let error = GannetError(
+            .transport,
+            "The reused connection closed before a response; a \(method) request is not sent again",
+            failingURL: url
+        )
+        stopError = TransportError.make(.networkConnectionLost, underlying: error, url: url)
+        return false
     }
 
     func recordCancelledHandshake() {
