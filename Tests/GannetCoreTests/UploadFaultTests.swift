@@ -69,14 +69,15 @@ extension FaultsSerialSuites {
         func aCloseMidUploadFailsOnce(tls: Bool, body: Body) async throws {
             let (outcome, server) = try await upload("/close-mid-upload", tls: tls, body: body)
             Faults.expectFailure(outcome, .networkConnectionLost, .transport)
-            #expect(server.received == 64 << 10, "the server stopped reading after 64 KiB")
+            // The server read at least 64 KiB (one recv may bring more), then discarded the rest.
+            #expect(server.received >= 64 << 10 && server.received < Self.bodySize, "\(server.received)")
         }
 
         @Test(arguments: [false, true], Body.allCases)
         func aResetMidUploadFailsOnce(tls: Bool, body: Body) async throws {
             let (outcome, server) = try await upload("/reset-mid-upload", tls: tls, body: body)
             Faults.expectFailure(outcome, .networkConnectionLost, .transport)
-            #expect(server.received < Self.bodySize)
+            #expect(server.received >= 64 << 10 && server.received < Self.bodySize, "\(server.received)")
         }
 
         /// The server answers before reading a byte of the body: the client stops sending and

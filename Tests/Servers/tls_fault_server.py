@@ -6,6 +6,7 @@ Prints one JSON line of ports on stdout, then serves until its stdin reaches EOF
 process holds the write end, so the servers never outlive it):
 
 - `stall`: accepts TCP connections and never says a word: a TLS handshake that never ends.
+  It reads and discards what the client sends and closes its end when the client closes.
 - `faults`: TLS with CHAIN_PEM, one request per connection, by path:
   `/http10-close-notify`  HTTP/1.0, no Content-Length, 1000 bytes, close_notify, close (complete);
   `/http10-no-close-notify` the same body, then a TCP close without close_notify (truncated);
@@ -21,6 +22,8 @@ from __future__ import annotations
 
 import json
 import os
+import resource
+import selectors
 import signal
 import socket
 import ssl
@@ -138,6 +141,25 @@ def serve_rotating(connection: socket.socket, number: int, contexts: list[ssl.SS
         connection.close()
 
 
+def stall_forever(listener: socket.socket) -> None:
+    """Never answers; closes a connection once the client has closed it (thousands may wait)."""
+    selector = selectors.DefaultSelector()
+    selector.register(listener, selectors.EVENT_READ)
+    while True:
+        for key, _ in selector.select():
+            if key.fileobj is listener:
+                connection, _ = listener.accept()
+                selector.register(connection, selectors.EVENT_READ)
+                continue
+            try:
+                data = key.fileobj.recv(65536)
+            except OSError:
+                data = b""
+            if not data:
+                selector.unregister(key.fileobj)
+                key.fileobj.close()
+
+
 def accept_forever(listener: socket.socket, handle) -> None:
     number = 0
     while True:
@@ -151,6 +173,8 @@ def main() -> None:
     signal.pthread_sigmask(signal.SIG_SETMASK, [])
     threading.Thread(target=lambda: (sys.stdin.read(), os._exit(0)), daemon=True).start()
     chain, key, other_chain, other_key = sys.argv[1:5]
+    _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))  # the soak holds hundreds at once
 
     def context(chain_path: str, key_path: str) -> ssl.SSLContext:
         result = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
@@ -159,9 +183,8 @@ def main() -> None:
         return result
 
     first, other = context(chain, key), context(other_chain, other_key)
-    stall, faults, rotating = (socket.create_server(("127.0.0.1", 0), backlog=64) for _ in range(3))
-    held: list[socket.socket] = []  # the stalled connections stay open, unanswered
-    threading.Thread(target=accept_forever, args=(stall, lambda c, _: held.append(c)), daemon=True).start()
+    stall, faults, rotating = (socket.create_server(("127.0.0.1", 0), backlog=1024) for _ in range(3))
+    threading.Thread(target=stall_forever, args=(stall,), daemon=True).start()
     threading.Thread(
         target=accept_forever, args=(faults, lambda c, _: serve_fault(c, first)), daemon=True
     ).start()
