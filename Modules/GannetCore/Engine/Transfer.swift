@@ -37,6 +37,8 @@ final class Transfer: @unchecked Sendable {
     private var sentBytes: Int64 = 0
     /// Times libcurl began sending this hop's request (`CURLOPT_PREREQFUNCTION`).
     private var sendAttempts = 0
+    /// The server ended this hop's TLS connection with close_notify (`tlsInfoCallback`).
+    private var closeNotifyArrived = false
     private var expectedToSend: Int64 = -1
     /// Why Gannet stopped the transfer from inside a callback, if it did.
     private var stopError: (any Error)?
@@ -127,6 +129,7 @@ final class Transfer: @unchecked Sendable {
         encodedWireSlack = nil
         sentBytes = 0
         sendAttempts = 0
+        closeNotifyArrived = false
         task.update { $0.currentRequest = next }
     }
 
@@ -145,7 +148,9 @@ final class Transfer: @unchecked Sendable {
             return nil
         }
         if code == CURLE_OK {
-            if head != nil {
+            if let truncation = truncationWithoutCloseNotify() {
+                finish(error: truncation)
+            } else if head != nil {
                 finish(
                     outcome: TransferOutcome(
                         request: request,
@@ -708,6 +713,29 @@ final class Transfer: @unchecked Sendable {
         )
         stopError = TransportError.make(.networkConnectionLost, underlying: error, url: url)
         return false
+    }
+
+    func closeNotifyReceived() { closeNotifyArrived = true }
+
+    /// A body that only the end of a TLS connection delimits (HTTP/1.x without
+    /// `Content-Length` or `Transfer-Encoding`) is complete only if the server ended TLS with
+    /// close_notify; a bare TCP close may be an attacker's cut. libcurl 7.88 takes one for a
+    /// clean end (docs/engine.md, "TLS"), so the engine checks.
+    private func truncationWithoutCloseNotify() -> (any Error)? {
+        guard !closeNotifyArrived, request.url?.scheme?.lowercased() == "https", let head,
+            head.httpVersion.hasPrefix("HTTP/1"), (request.httpMethod ?? "GET").uppercased() != "HEAD",
+            head.statusCode >= 200, head.statusCode != 204, head.statusCode != 304
+        else { return nil }
+        let framed = head.fields.contains {
+            ["content-length", "transfer-encoding"].contains($0.name.lowercased())
+        }
+        guard !framed else { return nil }
+        let error = GannetError(
+            .transport,
+            "The TLS connection closed without close_notify before the end of a body delimited by the close: it may be truncated",
+            failingURL: request.url
+        )
+        return TransportError.make(.networkConnectionLost, underlying: error, url: request.url)
     }
 
     func recordCancelledHandshake() {
