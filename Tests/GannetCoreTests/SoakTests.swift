@@ -106,7 +106,12 @@ struct SoakTests {
     }
 
     /// The problem with one response, or nil when it is what its endpoint should give.
-    private static func problem(_ job: Job, _ response: DataResponse<Data>?, _ file: URL?, _ error: (any Error)?)
+    private static func problem(
+        _ job: Job,
+        _ response: DataResponse<Data>?,
+        _ file: URL?,
+        _ error: (any Error)?
+    )
         -> String?
     {
         let code = (error as? URLError)?.code
@@ -115,7 +120,9 @@ struct SoakTests {
         case .stalledHandshake:
             return "a stalled handshake ended with \(String(describing: error))"
         case .failing:
-            if let status = response?.response?.statusCode, error == nil { return status == 503 ? nil : "status \(status)" }
+            if let status = response?.response?.statusCode, error == nil {
+                return status == 503 ? nil : "status \(status)"
+            }
             return code == .networkConnectionLost || code == .badServerResponse ? nil : "\(String(describing: error))"
         case .download:
             guard let file, error == nil else { return "download failed: \(String(describing: error))" }
@@ -200,7 +207,10 @@ struct SoakTests {
             manager.invalidateAndCancel()
         }
         // Its engine thread closes the connections as it ends.
-        #expect(await Faults.poll(seconds: 30) { warmUpEngine.object == nil }, "the warm-up engine outlived its manager")
+        #expect(
+            await Faults.poll(seconds: 30) { warmUpEngine.object == nil },
+            "the warm-up engine outlived its manager"
+        )
         let engineGone = FaultsWeak()
         let before = Snapshot()
 

@@ -70,7 +70,9 @@ public final class HelperServer: Sendable {
         while true {
             if let line = lines.storage.withLock({ $0.count > index ? $0[index] : nil }) { return line }
             guard process.isRunning else {
-                throw TestServerError("\(process.arguments?.last ?? "the helper server") exited before printing line \(index)")
+                throw TestServerError(
+                    "\(process.arguments?.last ?? "the helper server") exited before printing line \(index)"
+                )
             }
             guard ContinuousClock.now < deadline else {
                 throw TestServerError("the helper server printed no line \(index) within \(seconds) s")

@@ -114,12 +114,17 @@ struct ProxyEndToEndTests {
         let response = await manager.response(for: request, serializer: .passthrough)
         #expect(response.response?.statusCode == 200, "\(String(describing: response.error))")
         let seenByOrigin = String(decoding: response.data ?? Data(), as: UTF8.self)
-        #expect(seenByOrigin.hasPrefix("GET /echo?\(marker) HTTP/1.1"), "the redirect was not followed: \(seenByOrigin)")
+        #expect(
+            seenByOrigin.hasPrefix("GET /echo?\(marker) HTTP/1.1"),
+            "the redirect was not followed: \(seenByOrigin)"
+        )
         #expect(!seenByOrigin.lowercased().contains("proxy-authorization"), "\(seenByOrigin)")
         // The first hop went through the proxy, with the configured credentials.
         let log = proxyLog(servers)
         let hop = try #require(log.range(of: "GET \(start.absoluteString) HTTP/1.1"), "the first hop skipped the proxy")
-        let expected = "Basic " + Data("\(servers.proxyCredentials.user):\(servers.proxyCredentials.password)".utf8)
+        let expected =
+            "Basic "
+            + Data("\(servers.proxyCredentials.user):\(servers.proxyCredentials.password)".utf8)
             .base64EncodedString()
         #expect(log[hop.upperBound...].prefix(600).contains(expected))
     }
