@@ -125,9 +125,10 @@ def serve_fault(connection: socket.socket, context: ssl.SSLContext) -> None:
 
 def serve_rotating(connection: socket.socket, number: int, contexts: list[ssl.SSLContext]) -> None:
     context = contexts[(number - 1) % 2]
+    line = {"connection": number, "leaf": "first" if number % 2 else "other"}
     try:
         with context.wrap_socket(connection, server_side=True) as tls:
-            say({"connection": number, "leaf": "first" if number % 2 else "other", "resumed": tls.session_reused})
+            line["resumed"] = tls.session_reused
             data = b""
             while b"\r\n\r\n" not in data:
                 chunk = tls.recv(65536)
@@ -136,8 +137,9 @@ def serve_rotating(connection: socket.socket, number: int, contexts: list[ssl.SS
                 data += chunk
             tls.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok")
     except (OSError, ssl.SSLError):
-        say({"connection": number, "leaf": "first" if number % 2 else "other", "failed": True})
+        line["failed"] = True
     finally:
+        say(line)  # exactly one line per connection
         connection.close()
 
 
