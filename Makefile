@@ -39,3 +39,12 @@ format:
 
 check-format:
 	bash scripts/check-format.sh
+
+# The soak (docs/reliability-testing.md): 10,000 tasks, 200 in flight, against slow, failing
+# and TLS endpoints, a third cancelled; threads, descriptors, temporary files and memory must be
+# back at their baseline. CI runs it with 1,000 tasks (scripts/test.sh).
+SOAK_TASKS ?= 10000
+.PHONY: soak
+soak:
+	swift build --build-tests -Xswiftc -warnings-as-errors
+	GANNET_SOAK_TASKS=$(SOAK_TASKS) swift test --skip-build --filter SoakTests

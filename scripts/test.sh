@@ -43,13 +43,18 @@ done
 # stalled the timing-sensitive tests of the first pass when it ran beside them.
 heavy='MultipartMemoryTests|XMLHostileInputTests|NamespaceReachabilityTests'
 faults='FaultsSerialSuites'
+soak='SoakTests'
 status=0
-echo "test.sh: swift test --skip ($heavy|$faults)"
-swift test --skip-build --skip "$heavy|$faults" || status=$?
+echo "test.sh: swift test --skip ($heavy|$faults|$soak)"
+swift test --skip-build --skip "$heavy|$faults|$soak" || status=$?
 echo "test.sh: swift test --filter $faults"
 swift test --skip-build --filter "$faults" || status=$?
 echo "test.sh: swift test --filter $heavy"
 swift test --skip-build --filter "$heavy" || status=$?
+# The soak runs alone: it compares the whole process's threads, descriptors, temporary files and
+# memory before and after GANNET_SOAK_TASKS tasks (1,000 here; `make soak` runs 10,000).
+echo "test.sh: swift test --filter $soak"
+GANNET_SOAK_TASKS="${GANNET_SOAK_TASKS:-1000}" swift test --skip-build --filter "$soak" || status=$?
 echo "test.sh: swift test exited with $status"
 [ "$checks" = 0 ] || { echo "test.sh: a format, docs, docc, linkage, example or conformance check failed"; status=1; }
 exit "$status"

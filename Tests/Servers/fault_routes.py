@@ -19,6 +19,8 @@ from dataclasses import dataclass
 
 from bombs import Bombs
 from concurrency_routes import ConcurrencyRoutes
+from integrity_routes import IntegrityRoutes
+import download_routes
 
 
 @dataclass
@@ -155,7 +157,8 @@ class Routes(_InterceptorRoutes):
         }
         self.prefixed = {"/chain/": self.chain, "/delay-ms/": self.delay, "/status/": self.status}
         self.prefixed["/concurrency/"] = ConcurrencyRoutes().handle
-        self.prefixed["/download/"] = __import__("download_routes").handle
+        self.prefixed["/download/"] = download_routes.handle
+        self.prefixed["/integrity/"] = IntegrityRoutes().handle  # integrity_routes.py
         self._init_interceptor_routes()
 
     def start_building_bombs(self) -> None:

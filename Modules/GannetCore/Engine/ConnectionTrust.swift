@@ -20,6 +20,10 @@ final class ConnectionTrust {
     /// ``SessionHooks/trustGeneration`` of the decision that approved the connection; `nil`
     /// until one did.
     var approvedGeneration: UInt64?
+    /// The transfer that opened the connection or last sent a request on it, for the info
+    /// callback's close_notify. Weak: that callback may run while libcurl closes the
+    /// connection, when neither the transfer nor the engine may exist any more.
+    weak var lastTransfer: Transfer?
 
     private init(engine: CurlEngine, transferSerial: UInt64) {
         self.engine = engine

@@ -143,6 +143,17 @@ enum TLSVerification {
         }
     }
 
+    /// The record of the TLS connection `transfer` is using, if any.
+    static func record(of transfer: Transfer) -> ConnectionTrust? {
+        guard let easy = transfer.easy else { return nil }
+        var info: UnsafeMutableRawPointer? = nil
+        _ = ccurl_easy_getinfo_pointer(easy.raw, CURLINFO_TLS_SSL_PTR, &info)
+        guard let sessionInfo = info?.assumingMemoryBound(to: curl_tlssessioninfo.self),
+            let ssl = sessionInfo.pointee.internals, let ctx = SSL_get_SSL_CTX(OpaquePointer(ssl))
+        else { return nil }
+        return ConnectionTrust.existing(on: ctx)
+    }
+
     static func transfer(ofEasy easy: UnsafeMutableRawPointer?) -> Transfer? {
         guard let easy else { return nil }
         var pointer: UnsafeMutableRawPointer? = nil
@@ -164,7 +175,13 @@ func tlsContextCallback(
     // transfer on a pooled connection; Gannet refuses it (the client answers a HelloRequest
     // with a no_renegotiation alert). TLS 1.3 has no renegotiation.
     _ = SSL_CTX_set_options(ctx, copenssl_SSL_OP_NO_RENEGOTIATION())
-    guard let transfer = TLSVerification.transfer(ofEasy: easy), transfer.evaluatesTrust else { return CURLE_OK }
+    guard let transfer = TLSVerification.transfer(ofEasy: easy) else { return CURLE_OK }
+    // Every connection has a record, so the info callback can tell the transfer reading it
+    // that the server ended TLS with close_notify (docs/engine.md, "TLS").
+    let record = ConnectionTrust.attach(to: ctx, engine: transfer.engine, transfer: transfer.serial)
+    record.lastTransfer = transfer
+    SSL_CTX_set_info_callback(ctx, tlsInfoCallback)
+    guard transfer.evaluatesTrust else { return CURLE_OK }
     if transfer.serverTrustEvaluator == nil {
         // A challenge handler may ask for default handling, which needs the anchors libcurl
         // does not load while its own verification is off.
@@ -179,7 +196,6 @@ func tlsContextCallback(
     // The callbacks' argument is the connection's record, which the context owns and frees:
     // never the easy handle, which finishes (and may be freed or reused) long before a pooled
     // connection closes.
-    let record = ConnectionTrust.attach(to: ctx, engine: transfer.engine, transfer: transfer.serial)
     SSL_CTX_set_cert_verify_callback(ctx, tlsVerifyCallback, record.callbackArgument)
     if TLSVerification.requestsStapling(transfer) {
         // libcurl creates each connection's context afresh and its SSL after this callback,
@@ -234,6 +250,7 @@ func tlsStatusCallback(_ ssl: OpaquePointer?, _ argument: UnsafeMutableRawPointe
 }
 
 /// CURLOPT_PREREQFUNCTION: runs before each request is sent, on new and reused connections.
+/// A request that is not idempotent is sent once per hop (``Transfer/mayBeSent()``).
 /// A connection is sent a request only once the trust decision in force for this transfer
 /// (the evaluator and the challenge handler it was created with) has approved it.
 func tlsPrerequestCallback(
@@ -245,7 +262,10 @@ func tlsPrerequestCallback(
 ) -> Int32 {
     guard let context else { return Int32(CURL_PREREQFUNC_ABORT) }
     let transfer = Unmanaged<Transfer>.fromOpaque(context).takeUnretainedValue()
-    guard transfer.evaluatesTrust, transfer.request.url?.scheme?.lowercased() == "https" else {
+    guard transfer.mayBeSent() else { return Int32(CURL_PREREQFUNC_ABORT) }
+    let https = transfer.request.url?.scheme?.lowercased() == "https"
+    guard transfer.evaluatesTrust, https else {
+        if https { TLSVerification.record(of: transfer)?.lastTransfer = transfer }
         return Int32(CURL_PREREQFUNC_OK)
     }
     guard let easy = transfer.easy else { return Int32(CURL_PREREQFUNC_ABORT) }
@@ -261,6 +281,7 @@ func tlsPrerequestCallback(
         ConnectionTrust.existing(on: ctx)
         ?? ConnectionTrust.attach(to: ctx, engine: transfer.engine, transfer: transfer.serial)
     record.transferSerial = transfer.serial
+    record.lastTransfer = transfer
     if record.approvedGeneration == transfer.hooks.trustGeneration { return Int32(CURL_PREREQFUNC_OK) }
     let chain = TLSVerification.presentedChain(leaf: nil, stack: SSL_get_peer_cert_chain(sslPointer))
     let response = TLSVerification.requestsStapling(transfer) ? TLSVerification.stapledResponse(sslPointer) : nil
@@ -279,4 +300,16 @@ extension Transfer {
     var serverTrustEvaluator: (any ServerTrustEvaluating)? {
         hooks.serverTrustEvaluatorOverride ?? configuration.tls.serverTrustEvaluator
     }
+}
+
+/// OpenSSL's info callback, on every connection: tells the transfer reading the connection
+/// that the server sent close_notify, without which a body delimited by the end of the
+/// connection may have been cut short (``Transfer/closeNotifyReceived()``). It may also run
+/// while libcurl closes a connection, after its transfer and even its engine are gone, so it
+/// reaches the transfer only through the record's weak reference.
+func tlsInfoCallback(_ ssl: OpaquePointer?, _ type: Int32, _ value: Int32) {
+    // SSL_CB_READ_ALERT; the low byte of `value` is the alert's description, 0 for close_notify.
+    guard type & SSL_CB_READ_ALERT == SSL_CB_READ_ALERT, value & 0xff == 0, let ssl, let ctx = SSL_get_SSL_CTX(ssl)
+    else { return }
+    ConnectionTrust.existing(on: ctx)?.lastTransfer?.closeNotifyReceived()
 }

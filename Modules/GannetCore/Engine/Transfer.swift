@@ -42,6 +42,10 @@ final class Transfer: @unchecked Sendable {
     var receivedBytes: Int64 = 0
     var sentBytes: Int64 = 0
     var expectedToSend: Int64 = -1
+    /// Times libcurl began sending this hop's request (`CURLOPT_PREREQFUNCTION`).
+    private var sendAttempts = 0
+    /// The server ended this hop's TLS connection with close_notify (`tlsInfoCallback`).
+    private var closeNotifyArrived = false
     /// The reason `cancel(with:)` gave, for the cancellation error.
     private var cancelReason: GannetError?
     let errorBuffer: UnsafeMutablePointer<CChar>
@@ -194,11 +198,16 @@ final class Transfer: @unchecked Sendable {
         reader = nil
         encodedWireSlack = nil
         sentBytes = 0
+        sendAttempts = 0
+        closeNotifyArrived = false
     }
 
     /// Decides what follows a hop that libcurl ended with `code`: the next hop's request, or
     /// `nil` once the task has been finished. The engine has already detached the handle.
     func hopEnded(_ code: CURLcode) -> URLRequest? {
+        if code == CURLE_OK, redirectTarget == nil, let truncation = truncationWithoutCloseNotify() {
+            _ = machine.stop(truncation)
+        }
         let action = machine.hopEnded(code: Int32(bitPattern: code.rawValue))
         if action == .followRedirect, let next = redirectTarget {
             metrics.redirectCount = machine.redirectCount
@@ -306,6 +315,46 @@ final class Transfer: @unchecked Sendable {
     /// instead of libcurl's own verification.
     var evaluatesTrust: Bool {
         serverTrustEvaluator != nil || hooks.serverTrustChallenge != nil
+    }
+
+    /// Called before libcurl sends this hop's request. libcurl sends it again on a new
+    /// connection when a reused one closes before any response byte; the server may have
+    /// acted on the first copy, so a method that is not idempotent (RFC 9110 §9.2.2) fails
+    /// with `networkConnectionLost` instead of being replayed (docs/engine.md, "Connection reuse").
+    func mayBeSent() -> Bool {
+        sendAttempts += 1
+        let method = (request.httpMethod ?? "GET").uppercased()
+        guard sendAttempts > 1, !RetryPolicy.defaultRetryableHTTPMethods.contains(method) else { return true }
+        let error = GannetError(
+            .transport,
+            "The reused connection closed before a response; a \(method) request is not sent again",
+            failingURL: url
+        )
+        _ = machine.stop(TransportError.make(.networkConnectionLost, underlying: error, url: url))
+        return false
+    }
+
+    func closeNotifyReceived() { closeNotifyArrived = true }
+
+    /// A body that only the end of a TLS connection delimits (HTTP/1.x without
+    /// `Content-Length` or `Transfer-Encoding`) is complete only if the server ended TLS with
+    /// close_notify; a bare TCP close may be an attacker's cut. libcurl 7.88 takes one for a
+    /// clean end (docs/engine.md, "TLS"), so the engine checks.
+    private func truncationWithoutCloseNotify() -> (any Error)? {
+        guard !closeNotifyArrived, url?.scheme?.lowercased() == "https", let head,
+            head.httpVersion.hasPrefix("HTTP/1"), (request.httpMethod ?? "GET").uppercased() != "HEAD",
+            head.statusCode >= 200, head.statusCode != 204, head.statusCode != 304
+        else { return nil }
+        let framed = head.fields.contains {
+            ["content-length", "transfer-encoding"].contains($0.name.lowercased())
+        }
+        guard !framed else { return nil }
+        let error = GannetError(
+            .transport,
+            "The TLS connection closed without close_notify before the end of a body delimited by the close: it may be truncated",
+            failingURL: url
+        )
+        return TransportError.make(.networkConnectionLost, underlying: error, url: url)
     }
 
     func recordCancelledHandshake() {

@@ -73,7 +73,9 @@ enum TransportError {
             return .serverCertificateUntrusted
         case CURLE_SSL_CONNECT_ERROR: return .secureConnectionFailed
         case CURLE_SSL_CERTPROBLEM, CURLE_SSL_CIPHER: return .clientCertificateRejected
-        case CURLE_GOT_NOTHING, CURLE_RECV_ERROR, CURLE_SEND_ERROR, CURLE_PARTIAL_FILE, CURLE_HTTP2_STREAM:
+        case CURLE_GOT_NOTHING, CURLE_RECV_ERROR, CURLE_SEND_ERROR, CURLE_PARTIAL_FILE, CURLE_HTTP2_STREAM,
+            // A reused connection died and the body sent on it cannot be sent again.
+            CURLE_SEND_FAIL_REWIND:
             return .networkConnectionLost
         case CURLE_WEIRD_SERVER_REPLY, CURLE_HTTP2, CURLE_UNSUPPORTED_PROTOCOL: return .badServerResponse
         case CURLE_BAD_CONTENT_ENCODING: return .cannotDecodeContentData
