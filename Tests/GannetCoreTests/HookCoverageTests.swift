@@ -175,7 +175,7 @@ struct HookCoverageTests {
         #expect(await eventually { task.state == .running })
         task.uploadProgress.cancel()
         #expect(await eventually { task.state == .completed })
-        #expect((task.error as? URLError)?.code == .cancelled)
+        #expect((task.error as? URLError)?.code == .cancelled, "\(String(describing: task.error))")
     }
 
     /// Whether `condition` holds within 30 s: a bound that tells "happened" from "never".
@@ -271,7 +271,8 @@ struct HookCoverageTests {
         let task: SessionTask
         switch kind {
         case .data: task = manager.dataTask(with: request, serializer: .passthrough) { _ in }
-        case .upload: task = manager.uploadTask(with: request, from: Data("body".utf8), serializer: .passthrough) { _ in }
+        case .upload:
+            task = manager.uploadTask(with: request, from: Data("body".utf8), serializer: .passthrough) { _ in }
         case .download: task = manager.downloadTask(with: request) { _ in }
         }
         task.resume()

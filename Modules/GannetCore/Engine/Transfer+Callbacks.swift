@@ -6,6 +6,7 @@ internal import Synchronization
 extension Transfer {
     func didReceiveHeaderLine(_ line: UnsafeRawBufferPointer) -> Int {
         touch()
+        if pauseAwaitsConnection, machine.pause != .none { return Int(CURL_WRITEFUNC_PAUSE) }
         switch machine.headerLine() {
         case .parseHeaderLine: break
         case .skipHeaderLine: return line.count
@@ -147,6 +148,7 @@ extension Transfer {
     }
 
     func didReceiveBody(_ bytes: UnsafeRawBufferPointer) -> Int {
+        if pauseAwaitsConnection, machine.pause != .none { return Int(CURL_WRITEFUNC_PAUSE) }
         switch machine.bodyChunk(count: bytes.count) {
         case .deliverBody:
             break
@@ -214,6 +216,7 @@ extension Transfer {
 
     func readBody(into buffer: UnsafeMutableRawBufferPointer) -> Int {
         guard let reader else { return 0 }
+        if pauseAwaitsConnection, machine.pause == .all { return StreamBodyReader.pause }
         do {
             let count = try reader.read(into: buffer)
             // Waiting for a body stream is not activity: its idle timeout keeps running.

@@ -42,6 +42,9 @@ final class Transfer: @unchecked Sendable {
     var receivedBytes: Int64 = 0
     var sentBytes: Int64 = 0
     var expectedToSend: Int64 = -1
+    /// A pause was asked for before libcurl had a connection to pause: the callbacks answer
+    /// with libcurl's pause codes until an unpause succeeds (docs/engine.md, "Suspending").
+    var pauseAwaitsConnection = false
     /// Times libcurl began sending this hop's request (`CURLOPT_PREREQFUNCTION`).
     private var sendAttempts = 0
     /// The server ended this hop's TLS connection with close_notify (`tlsInfoCallback`).
@@ -138,6 +141,14 @@ final class Transfer: @unchecked Sendable {
             // May re-enter the header and write callbacks before it returns; they run here, on
             // the engine thread, as they must.
             let code = curl_easy_pause(easy.raw, Self.mask(pause))
+            if code == CURLE_BAD_FUNCTION_ARGUMENT {
+                // libcurl pauses a transfer only once it has a connection (7.88 refuses with
+                // this code before); the callbacks then apply the machine's pause themselves,
+                // the first time libcurl calls them (``pauseAwaitsConnection``).
+                pauseAwaitsConnection = pause != .none
+                return
+            }
+            pauseAwaitsConnection = false
             guard code != CURLE_OK, machine.isLive else { return }
             // libcurl replayed the bytes it held back and a callback refused them; it reports
             // that only to this caller, not to its transfer, so the engine ends it here.
