@@ -8,10 +8,17 @@
 #   make check-linkage            # products link only what Package.swift promises
 #   make check-example            # Examples/PinnedClient builds and runs
 #   make docc                     # every library product's DocC documentation builds without a warning
+#   make sanitize                 # ThreadSanitizer and AddressSanitizer test passes (docs/reliability.md)
+#   make fuzz                     # every libFuzzer target for FUZZ_SECONDS (600) each, FUZZ_JOBS (1) at a time
+#   make fuzz-smoke               # every fuzz target for 20 s, two at a time
+#   make fuzz FUZZ_TARGETS="media-type xml-tree" FUZZ_SECONDS=60
 BENCH_ARGS ?=
 DOCS ?=
+FUZZ_SECONDS ?= 600
+FUZZ_JOBS ?= 1
+FUZZ_TARGETS ?=
 
-.PHONY: bench bench-profile check-docs check-linkage check-example docc format check-format
+.PHONY: bench bench-profile check-docs check-linkage check-example docc format check-format sanitize fuzz fuzz-smoke
 bench:
 	Benchmarks/run.sh $(BENCH_ARGS)
 
@@ -35,3 +42,12 @@ format:
 
 check-format:
 	bash scripts/check-format.sh
+
+sanitize:
+	bash scripts/sanitize.sh
+
+fuzz:
+	FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_JOBS=$(FUZZ_JOBS) bash scripts/fuzz.sh $(FUZZ_TARGETS)
+
+fuzz-smoke:
+	FUZZ_SECONDS=20 FUZZ_JOBS=2 bash scripts/fuzz.sh $(FUZZ_TARGETS)
