@@ -51,5 +51,21 @@ swift test --skip-build --filter "$faults" || status=$?
 echo "test.sh: swift test --filter $heavy"
 swift test --skip-build --filter "$heavy" || status=$?
 echo "test.sh: swift test exited with $status"
+
+# Sanitizers and fuzzing (docs/reliability.md), in their own scratch paths. Both sanitizer
+# passes fit CI's hour on two cores: measured on this (shared, loaded) machine, ThreadSanitizer's
+# build takes about 9 minutes and its suites 1 to 3, AddressSanitizer's build 6 and its suites
+# 3; on an idle CI machine less. The fuzz targets run 20 s each, two at a time (2 minutes after
+# a 4-minute build), to catch a harness that no longer builds or a regression its seeds reach;
+# the 10-minute runs are `make fuzz`.
+for pass in thread address; do
+    start=$SECONDS
+    bash scripts/sanitize.sh "$pass" || status=1
+    echo "test.sh: scripts/sanitize.sh $pass took $((SECONDS - start)) s"
+done
+start=$SECONDS
+FUZZ_SECONDS=20 FUZZ_JOBS=2 bash scripts/fuzz.sh || status=1
+echo "test.sh: scripts/fuzz.sh (20 s a target) took $((SECONDS - start)) s"
+echo "test.sh: tests, sanitizers and fuzzing exited with $status"
 [ "$checks" = 0 ] || { echo "test.sh: a format, docs, docc, linkage or example check failed"; status=1; }
 exit "$status"
