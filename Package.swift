@@ -213,7 +213,9 @@ let package = Package(
 // not through `swift build --sanitize=fuzzer`, which would also build the plugins' host tools
 // as libraries without a `main`. `@testable import` reaches the internal parsers: debug only.
 if Context.environment["GANNET_FUZZ"] != nil {
-    let fuzzed = ["GannetCore", "GannetRequestSerialization", "GannetResponseSerialization", "GannetXML", "GannetSecurity"]
+    let fuzzed = [
+        "GannetCore", "GannetRequestSerialization", "GannetResponseSerialization", "GannetXML", "GannetSecurity",
+    ]
     let instrumentation: [SwiftSetting] = [.unsafeFlags(["-sanitize=fuzzer,address"])]
     for target in package.targets where fuzzed.contains(target.name) {
         target.swiftSettings = (target.swiftSettings ?? []) + instrumentation

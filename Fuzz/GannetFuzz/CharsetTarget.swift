@@ -1,6 +1,7 @@
 import Foundation
-@testable import GannetCore
 import GannetResponseSerialization
+
+@testable import GannetCore
 
 extension FuzzTarget {
     /// The IANA charset table and `StringResponseSerializer` with a fuzzed `Content-Type` and
@@ -12,7 +13,10 @@ extension FuzzTarget {
         let body = Data(input.rest())
         if let encoding = String.Encoding(ianaCharsetName: contentType) {
             let name = encoding.ianaCharsetName
-            require(name.flatMap(String.Encoding.init(ianaCharsetName:)) == encoding, "\(contentType) -> \(String(describing: name))")
+            require(
+                name.flatMap(String.Encoding.init(ianaCharsetName:)) == encoding,
+                "\(contentType) -> \(String(describing: name))"
+            )
         }
         let url = URL(string: "http://fuzz.invalid/")!
         let response = HTTPURLResponse(

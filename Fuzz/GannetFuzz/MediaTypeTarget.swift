@@ -14,6 +14,9 @@ extension FuzzTarget {
             require(MediaTypeParser.isToken(name) && name == name.lowercased(), "parameter \(name.debugDescription)")
         }
         let again = MediaType(type.description)
-        require(again == type, "\(text.debugDescription) -> \(type.description.debugDescription) -> \(String(describing: again))")
+        require(
+            again == type,
+            "\(text.debugDescription) -> \(type.description.debugDescription) -> \(String(describing: again))"
+        )
     }
 }

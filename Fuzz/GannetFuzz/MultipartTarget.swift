@@ -11,7 +11,8 @@ extension FuzzTarget {
         var input = FuzzInput(bytes)
         var form: MultipartFormData
         do {
-            form = input.byte() & 1 == 0 ? MultipartFormData() : try MultipartFormData(boundary: input.string(limit: 80))
+            form =
+                input.byte() & 1 == 0 ? MultipartFormData() : try MultipartFormData(boundary: input.string(limit: 80))
         } catch {
             require(error is RequestSerializationError, "boundary threw \(type(of: error))")
             return
@@ -49,7 +50,10 @@ extension FuzzTarget {
         require(UInt64(encoded.count) == form.contentLength, "length \(encoded.count) != \(form.contentLength)")
         if form.isEmpty { return }
         require(encoded.starts(with: Data("--\(form.boundary)\r\n".utf8)), "first delimiter")
-        require(encoded.suffix(form.boundary.utf8.count + 8) == Data("\r\n--\(form.boundary)--\r\n".utf8), "close delimiter")
+        require(
+            encoded.suffix(form.boundary.utf8.count + 8) == Data("\r\n--\(form.boundary)--\r\n".utf8),
+            "close delimiter"
+        )
 
         form.throttleBandwidth(packetSize: 1 + input.choice(64), delay: 0)
         let reader = form.makeBodyReader()

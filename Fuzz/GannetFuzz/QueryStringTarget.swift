@@ -1,5 +1,6 @@
 import Foundation
 import GannetCore
+
 @testable import GannetRequestSerialization
 
 extension FuzzTarget {

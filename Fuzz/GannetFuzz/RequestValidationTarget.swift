@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import GannetCore
 
 extension FuzzTarget {
@@ -40,10 +41,16 @@ extension FuzzTarget {
         do {
             try RequestValidation.validate(method: "GET", url: url, headers: [])
             require(problem == nil, "validate passed a URL with a problem")
-            require(url.absoluteString.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F }, "text \(url.absoluteString.debugDescription)")
+            require(
+                url.absoluteString.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F },
+                "text \(url.absoluteString.debugDescription)"
+            )
             let host = url.host ?? ""
             require(!host.isEmpty, "no host in \(url.absoluteString.debugDescription)")
-            require(!host.unicodeScalars.contains { $0.value <= 0x20 || $0.value == 0x7F }, "host \(host.debugDescription)")
+            require(
+                !host.unicodeScalars.contains { $0.value <= 0x20 || $0.value == 0x7F },
+                "host \(host.debugDescription)"
+            )
             require(url.port.map { (0...65535).contains($0) } ?? true, "port \(String(describing: url.port))")
         } catch {
             require(error is GannetError, "validate threw \(type(of: error))")
