@@ -21,13 +21,11 @@ extension FuzzTarget {
         }
         if let problem = RequestValidation.problem(headerName: name, value: value) {
             require(problem.code == .invalidHeader, "code \(problem.code)")
-            // The name is quoted: a value that is part of the name proves nothing. Bytes, not
-            // Foundation's `contains`, which traps on a needle of NULs longer than the text
-            // (swift-corelibs-foundation, Swift 6.3; docs/reliability.md).
-            require(
-                value.utf8.count < 4 || includes(name, value) || !includes(problem.message, value),
-                "message quotes the value"
-            )
+            // The message never depends on the value (it may be a credential): the same name
+            // with any other value that fails the same way gives the same message.
+            let other = RequestValidation.isValidHeaderName(name) ? "\u{0}" : "v"
+            let reference = RequestValidation.problem(headerName: name, value: other)
+            require(reference?.message == problem.message, "the message depends on the value")
         }
     }
 
@@ -56,12 +54,5 @@ extension FuzzTarget {
             require(error is GannetError, "validate threw \(type(of: error))")
         }
         _ = RequestValidation.printable(text)
-    }
-
-    private static func includes(_ text: String, _ part: String) -> Bool {
-        let text = Array(text.utf8)
-        let part = Array(part.utf8)
-        guard part.count <= text.count else { return false }
-        return (0...(text.count - part.count)).contains { text[$0..<($0 + part.count)].elementsEqual(part) }
     }
 }
