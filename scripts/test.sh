@@ -54,8 +54,8 @@ echo "test.sh: swift test exited with $status"
 
 # Sanitizers and fuzzing (docs/reliability.md), in their own scratch paths. Both sanitizer
 # passes fit CI's hour on two cores: measured on this (shared, loaded) machine, ThreadSanitizer's
-# build takes about 9 minutes and its suites 1 to 3, AddressSanitizer's build 6 and its suites
-# 3; on an idle CI machine less. The fuzz targets run 20 s each, two at a time (2 minutes after
+# build takes about 9 minutes and its suites 1 to 2, AddressSanitizer's build 6 and its suites
+# 1.5; on an idle CI machine less. The fuzz targets run 20 s each, two at a time (2 minutes after
 # a 4-minute build), to catch a harness that no longer builds or a regression its seeds reach;
 # the 10-minute runs are `make fuzz`.
 for pass in thread address; do
