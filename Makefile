@@ -9,10 +9,17 @@
 #   make check-example            # Examples/PinnedClient builds and runs
 #   make check-conformance        # docs/conformance.md: every AFNetworking test has a row, every referenced test exists
 #   make docc                     # every library product's DocC documentation builds without a warning
+#   make sanitize                 # ThreadSanitizer and AddressSanitizer test passes (docs/reliability.md)
+#   make fuzz                     # every libFuzzer target for FUZZ_SECONDS (600) each, FUZZ_JOBS (1) at a time
+#   make fuzz-smoke               # every fuzz target for 20 s, two at a time
+#   make fuzz FUZZ_TARGETS="media-type xml-tree" FUZZ_SECONDS=60
 BENCH_ARGS ?=
 DOCS ?=
+FUZZ_SECONDS ?= 600
+FUZZ_JOBS ?= 1
+FUZZ_TARGETS ?=
 
-.PHONY: bench bench-profile check-docs check-linkage check-example check-conformance docc format check-format
+.PHONY: bench bench-profile check-docs check-linkage check-example check-conformance docc format check-format sanitize fuzz fuzz-smoke
 bench:
 	Benchmarks/run.sh $(BENCH_ARGS)
 
@@ -39,6 +46,15 @@ format:
 
 check-format:
 	bash scripts/check-format.sh
+
+sanitize:
+	bash scripts/sanitize.sh
+
+fuzz:
+	FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_JOBS=$(FUZZ_JOBS) bash scripts/fuzz.sh $(FUZZ_TARGETS)
+
+fuzz-smoke:
+	FUZZ_SECONDS=20 FUZZ_JOBS=2 bash scripts/fuzz.sh $(FUZZ_TARGETS)
 
 # The soak (docs/reliability-testing.md): 10,000 tasks, 200 in flight, against slow, failing
 # and TLS endpoints, a third cancelled; threads, descriptors, temporary files and memory must be

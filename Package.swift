@@ -206,3 +206,29 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// MARK: Fuzzing
+// libFuzzer targets (docs/reliability.md), declared only when GANNET_FUZZ is set, as
+// scripts/fuzz.sh does, so that an ordinary `swift build` never builds or links libFuzzer. The sanitizer flags go on the fuzzed modules only,
+// not through `swift build --sanitize=fuzzer`, which would also build the plugins' host tools
+// as libraries without a `main`. `@testable import` reaches the internal parsers: debug only.
+if Context.environment["GANNET_FUZZ"] != nil {
+    let fuzzed = [
+        "GannetCore", "GannetRequestSerialization", "GannetResponseSerialization", "GannetXML", "GannetSecurity",
+    ]
+    let instrumentation: [SwiftSetting] = [.unsafeFlags(["-sanitize=fuzzer,address"])]
+    for target in package.targets where fuzzed.contains(target.name) {
+        target.swiftSettings = (target.swiftSettings ?? []) + instrumentation
+    }
+    package.targets.append(.target(name: "CLibFuzzer", path: "Fuzz/CLibFuzzer"))
+    package.targets.append(
+        .executableTarget(
+            name: "GannetFuzz",
+            dependencies: fuzzed.map { .target(name: $0) } + ["CLibFuzzer"],
+            path: "Fuzz/GannetFuzz",
+            swiftSettings: strictSettings + instrumentation + [.unsafeFlags(["-parse-as-library"])],
+            linkerSettings: [.unsafeFlags(["-sanitize=fuzzer,address", "-use-ld=lld"])]
+        )
+    )
+    package.products.append(.executable(name: "gannet-fuzz", targets: ["GannetFuzz"]))
+}

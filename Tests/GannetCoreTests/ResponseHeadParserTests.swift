@@ -119,6 +119,21 @@ struct ResponseHeadParserTests {
         #expect(head.value("X-Folded") == "one two three")
     }
 
+    /// Found by the response-head fuzz target (docs/reliability.md): a blank continuation
+    /// left a trailing space, a continuation of an empty value a leading one, so the head did
+    /// not survive being written out and parsed again.
+    @Test(arguments: [
+        (["X-Folded: one", " "], "one"),
+        (["X-Folded: one", "\t \t", " two"], "one two"),
+        (["X-Folded:", " two"], "two"),
+        (["X-Folded:", " ", "\t"], ""),
+    ])
+    func blankContinuationsAddNoWhitespace(lines: [String], value: String) throws {
+        var feed = Feed()
+        let head = try feed.head(["HTTP/1.1 200 OK"] + lines)
+        #expect(head.value("X-Folded") == value)
+    }
+
     @Test func continuationBeforeAnyFieldIsAProtocolViolation() throws {
         var feed = Feed()
         _ = try feed.line("HTTP/1.1 200 OK")

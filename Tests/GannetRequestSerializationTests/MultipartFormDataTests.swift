@@ -135,6 +135,20 @@ struct MultipartFormDataTests {
         #expect(form.isEmpty)
     }
 
+    /// Foundation's `contains` traps on a needle of NULs longer than the text (found by the
+    /// header-validation fuzz target, docs/reliability.md): the boundary search must only ever
+    /// see header text whose NULs were already refused.
+    @Test("Headers full of NULs are refused before the boundary is searched for")
+    func nulHeadersAreRefusedBeforeTheBoundarySearch() throws {
+        var form = try MultipartFormData(boundary: String(repeating: "b", count: 70))
+        let nuls = String(repeating: "\u{0}", count: 80)
+        for headers in [["X-A": nuls], ["#\u{FFFD}#\u{0}\u{0}": nuls], [nuls: "v"]] {
+            let error = try #require(throws: GannetError.self) { try form.appendPart(headers: headers, body: Data()) }
+            #expect(error.code == .invalidHeader)
+        }
+        #expect(form.isEmpty)
+    }
+
     // MARK: Boundary
 
     @Test("Random boundaries are Boundary+ and 16 hex digits, and differ")

@@ -75,7 +75,14 @@ struct ResponseHeadParser {
             guard !fields.isEmpty else {
                 throw GannetError(.protocolViolation, "The response starts its headers with a continuation line")
             }
-            fields[fields.count - 1].value += " " + String(decoding: Self.trimmed(line), as: UTF8.self)
+            // One space stands for the fold, and only between two non-empty parts: a field value
+            // has no leading or trailing whitespace (RFC 9110 §5.5), so a blank continuation
+            // adds nothing (found by the response-head fuzz target, docs/reliability.md).
+            let continuation = String(decoding: Self.trimmed(line), as: UTF8.self)
+            if !continuation.isEmpty {
+                let value = fields[fields.count - 1].value
+                fields[fields.count - 1].value = value.isEmpty ? continuation : value + " " + continuation
+            }
             return .needMore
         }
         guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else {
