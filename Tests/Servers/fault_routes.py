@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 from bombs import Bombs
 from concurrency_routes import ConcurrencyRoutes
+from mixed_replace_routes import MixedReplaceRoutes
 
 
 @dataclass
@@ -155,6 +156,7 @@ class Routes(_InterceptorRoutes):
         }
         self.prefixed = {"/chain/": self.chain, "/delay-ms/": self.delay, "/status/": self.status}
         self.prefixed["/concurrency/"] = ConcurrencyRoutes().handle
+        self.prefixed["/mixed-replace/"] = MixedReplaceRoutes().handle
         self._init_interceptor_routes()
 
     def start_building_bombs(self) -> None:
