@@ -21,6 +21,7 @@ from bombs import Bombs
 from concurrency_routes import ConcurrencyRoutes
 from integrity_routes import IntegrityRoutes
 import download_routes
+from mixed_replace_routes import MixedReplaceRoutes
 
 
 @dataclass
@@ -159,6 +160,7 @@ class Routes(_InterceptorRoutes):
         self.prefixed["/concurrency/"] = ConcurrencyRoutes().handle
         self.prefixed["/download/"] = download_routes.handle
         self.prefixed["/integrity/"] = IntegrityRoutes().handle  # integrity_routes.py
+        self.prefixed["/mixed-replace/"] = MixedReplaceRoutes().handle
         self._init_interceptor_routes()
 
     def start_building_bombs(self) -> None:

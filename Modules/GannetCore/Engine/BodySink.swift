@@ -23,11 +23,17 @@ protocol BodySink: AnyObject {
     /// The transfer ended with `outcome`: put the body into it (data or file) or, on failure,
     /// drop what was received.
     func close(_ outcome: inout TransferOutcome)
+
+    /// A new part of a `multipart/x-mixed-replace` body begins: what it replaces is dropped.
+    func replace()
 }
 
 extension BodySink {
     /// Sinks that never fall behind are never full.
     func pauseIfFull() -> Bool { false }
+
+    /// Sinks that stream their body on keep every part.
+    func replace() {}
 }
 
 /// Which sink a task's transfers use: memory (data tasks), a temporary file (download tasks),
@@ -68,6 +74,8 @@ final class MemorySink: BodySink {
     func close(_ outcome: inout TransferOutcome) {
         outcome.data = outcome.head == nil ? nil : body
     }
+
+    func replace() { body.removeAll(keepingCapacity: true) }
 }
 
 /// The body sink of `bytes(for:)`: chunks handed to an async consumer through

@@ -90,6 +90,16 @@ extension Transfer {
             let gannet = error as? GannetError ?? GannetError(.bodyStreamFailed, "\(error)")
             return answer(machine.stop(TransportError.urlError(gannet: gannet, url: url)), lineLength: lineLength)
         }
+        if sink is MemorySink, hooks.dataTaskDidReceiveResponseDeferred == nil,
+            let type = head.value("Content-Type"), let boundary = MixedReplaceParser.boundary(contentType: type)
+        {
+            // Each part is a response of its own, asked about as it begins (Transfer+Parts.swift).
+            mixedReplace = MixedReplaceParser(
+                boundary: boundary,
+                maximumPartBytes: configuration.limits.maximumBodyBytes
+            )
+            return answer(machine.headParsed(.deliver), lineLength: lineLength)
+        }
         if let decide = hooks.dataTaskDidReceiveResponse, let response, decide(task.manager, task, response) == .cancel
         {
             return answer(machine.stop(TransportError.cancelled(.byDisposition, url: url)), lineLength: lineLength)
@@ -161,6 +171,7 @@ extension Transfer {
             return 0
         }
         touch()
+        if mixedReplace != nil { return didReceiveParts(bytes) }
         let decoded = receivedBytes + Int64(bytes.count)
         if let limit = sink.limit(configuration.limits), decoded > limit {
             let error = GannetError(

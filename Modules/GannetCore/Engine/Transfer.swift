@@ -39,6 +39,8 @@ final class Transfer: @unchecked Sendable {
     /// processing queue builds it, off the engine thread.
     var response: HTTPURLResponse?
     let sink: any BodySink
+    /// Splits a `multipart/x-mixed-replace` body of a data task into parts (docs/core.md).
+    var mixedReplace: MixedReplaceParser?
     var receivedBytes: Int64 = 0
     var sentBytes: Int64 = 0
     var expectedToSend: Int64 = -1
@@ -171,6 +173,15 @@ final class Transfer: @unchecked Sendable {
             finish(error: error(for: failure))
         case .finish:
             engine.detach(self)
+            if mixedReplace != nil {
+                do {
+                    try finishParts()
+                } catch {
+                    let gannet = error as? GannetError ?? GannetError(.protocolViolation, "\(error)")
+                    finish(error: TransportError.urlError(gannet: gannet, url: url))
+                    return
+                }
+            }
             finishSuccessfully()
         case .none, .parseHeaderLine, .skipHeaderLine, .proceed, .awaitDisposition, .deliverBody, .discardBody,
             .refuse, .followRedirect:

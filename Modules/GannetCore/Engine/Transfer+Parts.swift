@@ -1,0 +1,59 @@
+/// A `multipart/x-mixed-replace` body, as NSURLSession delivers it: each part is a response of
+/// its own (the part's headers, the original status), asked about with the response hook as it
+/// begins, and its body replaces the previous part's (docs/core.md, "x-mixed-replace").
+extension Transfer {
+    /// The write callback for a body split into parts.
+    func didReceiveParts(_ bytes: UnsafeRawBufferPointer) -> Int {
+        do {
+            guard let events = try mixedReplace?.consume(bytes) else { return 0 }
+            for event in events where !deliverPart(event) { return 0 }
+        } catch {
+            let gannet = error as? GannetError ?? GannetError(.protocolViolation, "\(error)")
+            machine.stop(TransportError.urlError(gannet: gannet, url: url))
+            return 0
+        }
+        receivedBytes += Int64(bytes.count)
+        reportProgress(final: false)
+        return bytes.count
+    }
+
+    /// The body ended: the part in progress ends too, final boundary or not.
+    func finishParts() throws {
+        guard let events = try mixedReplace?.finish() else { return }
+        for event in events { _ = deliverPart(event) }
+    }
+
+    /// Handles one event of the part parser; `false` when the part's disposition cancelled the
+    /// transfer.
+    private func deliverPart(_ event: MixedReplaceParser.Event) -> Bool {
+        switch event {
+        case .partHead(let fields):
+            guard let outer = head, let url else { return false }
+            let part = ResponseHead(
+                statusCode: outer.statusCode,
+                httpVersion: outer.httpVersion,
+                fields: fields.map { ($0.name, $0.value) },
+                reasonPhrase: outer.reasonPhrase
+            )
+            let response = part.makeResponse(url: url)
+            head = part
+            self.response = response
+            sink.replace()
+            observer.transferDidReceiveHead(part, response: response)
+            task.monitor?.didReceiveResponse(task, LazyResponse(head: part, url: url))
+            if let decide = hooks.dataTaskDidReceiveResponse, let response,
+                decide(task.manager, task, response) == .cancel
+            {
+                machine.stop(TransportError.cancelled(.byDisposition, url: url))
+                return false
+            }
+        case .partBody(let bytes):
+            bytes.withUnsafeBytes { try? sink.write($0) }
+            if let hook = hooks.dataTaskDidReceiveData { hook(task.manager, task, Data(bytes)) }
+            task.monitor?.didReceiveData(task, Data(bytes))
+        case .partEnd:
+            break
+        }
+        return true
+    }
+}
