@@ -7,11 +7,12 @@
 #   make check-docs DOCS="docs/new-page.md"    # only these pages
 #   make check-linkage            # products link only what Package.swift promises
 #   make check-example            # Examples/PinnedClient builds and runs
+#   make check-conformance        # docs/conformance.md: every AFNetworking test has a row, every referenced test exists
 #   make docc                     # every library product's DocC documentation builds without a warning
 BENCH_ARGS ?=
 DOCS ?=
 
-.PHONY: bench bench-profile check-docs check-linkage check-example docc format check-format
+.PHONY: bench bench-profile check-docs check-linkage check-example check-conformance docc format check-format
 bench:
 	Benchmarks/run.sh $(BENCH_ARGS)
 
@@ -26,6 +27,9 @@ check-linkage:
 
 check-example:
 	bash scripts/check-example.sh
+
+check-conformance:
+	bash scripts/check-conformance.sh
 
 docc:
 	bash scripts/check-docc.sh

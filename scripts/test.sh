@@ -22,7 +22,7 @@ fi
 # against this build (docs/README.md, scripts/check-*.sh). Each prints its own failures; the
 # tests still run after one fails.
 checks=0
-for check in check-format check-docs check-docc check-linkage check-example; do
+for check in check-format check-docs check-docc check-linkage check-example check-conformance; do
     echo "test.sh: scripts/$check.sh"
     start=$SECONDS
     if [ "$check" = check-docs ] || [ "$check" = check-docc ]; then
@@ -51,5 +51,5 @@ swift test --skip-build --filter "$faults" || status=$?
 echo "test.sh: swift test --filter $heavy"
 swift test --skip-build --filter "$heavy" || status=$?
 echo "test.sh: swift test exited with $status"
-[ "$checks" = 0 ] || { echo "test.sh: a format, docs, docc, linkage or example check failed"; status=1; }
+[ "$checks" = 0 ] || { echo "test.sh: a format, docs, docc, linkage, example or conformance check failed"; status=1; }
 exit "$status"

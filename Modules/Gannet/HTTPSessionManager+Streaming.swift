@@ -21,16 +21,20 @@ extension HTTPSessionManager {
         )
     }
 
-    /// Downloads `urlString` into `fileURL` (replacing it), the body streamed to a temporary
-    /// file and moved into place when complete (core's `download(for:to:)`); a failed or
-    /// cancelled download leaves no file behind.
+    /// Downloads `urlString` into `fileURL`, the body streamed to a temporary file and renamed
+    /// into place when complete (core's `download(for:to:)`): a file at `fileURL` is replaced in
+    /// one step, a directory there is never replaced (`GannetError(.downloadMoveFailed)`), and a
+    /// failed or cancelled download leaves no file behind.
+    ///
+    /// As with AFNetworking, the response goes through ``responseSerializer`` first: a status or
+    /// a content type it refuses throws its `ResponseSerializationError`, whose `data` holds the
+    /// first 64 KiB of the body, and nothing is saved. The default JSON serializer accepts only
+    /// JSON, so for files install one that accepts them:
     ///
     /// ```swift
+    /// manager.responseSerializer = HTTPResponseSerializer()   // any content type, 2xx only
     /// let (file, response) = try await manager.download("files/report.pdf", to: URL(fileURLWithPath: "report.pdf"))
     /// ```
-    ///
-    /// No response serializer runs: a 404 page is saved like any body, so check
-    /// `response.statusCode`.
     public func download(
         _ urlString: String,
         method: String = "GET",

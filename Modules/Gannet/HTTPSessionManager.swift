@@ -20,16 +20,18 @@ internal import Synchronization
 ///
 /// ## Security policy
 /// The core decides server trust inside the TLS handshake with the evaluator fixed in the
-/// `SessionConfiguration` when the session is created, so ``securityPolicy`` is
-/// read-only: pass a policy to ``init(baseURL:securityPolicy:configuration:)``, which throws
+/// `SessionConfiguration`; pass a policy to ``init(baseURL:securityPolicy:configuration:)``, or
+/// replace it on a live manager with ``setSecurityPolicy(_:)`` (new connections, and pooled
+/// ones before their next request, are decided by the new policy). Both throw
 /// ``InsecureTransportError`` for a policy that requires HTTPS (one that pins) without an
 /// `https` base URL, where AFNetworking raised an "Invalid Security Policy" exception. Such a
 /// manager also refuses every request to a non-`https` URL (the failure handler gets the same
 /// error, and nothing is sent), whichever initializer made it.
 public final class HTTPSessionManager: Sendable {
     /// The session manager that runs the tasks; set hooks, the completion queue and the
-    /// completion group on it.
-    public let session: SessionManager
+    /// completion group on it. A new one replaces it when
+    /// ``invalidateSession(cancelingTasks:resetSession:)`` resets the session.
+    public var session: SessionManager { state.withLock { $0.session } }
 
     /// The URL that relative paths are resolved against, with a trailing `/` added to a
     /// non-empty path that lacks one (AFNetworking's rule), so `http://x/v1` + `foo` is
@@ -42,6 +44,7 @@ public final class HTTPSessionManager: Sendable {
     private let fallbackQueue = DispatchQueue(label: "gannet.http-session-manager.completion")
 
     private struct State: Sendable {
+        var session: SessionManager
         var requestSerializer: any ConfigurableRequestSerializer
         var responseSerializer: any ResponseValidating
     }
@@ -53,10 +56,12 @@ public final class HTTPSessionManager: Sendable {
     /// response serializer is the default of ``defaultResponseSerializer``.
     public init(baseURL: URL? = nil, configuration: SessionConfiguration = .default) {
         self.baseURL = baseURL.map(Self.addingTrailingSlash)
-        session = SessionManager(configuration: configuration)
+        let session = SessionManager(configuration: configuration)
         let responseSerializer = Self.defaultResponseSerializer
         session.responseSerializer = responseSerializer
-        state = Mutex(State(requestSerializer: HTTPRequestSerializer(), responseSerializer: responseSerializer))
+        state = Mutex(
+            State(session: session, requestSerializer: HTTPRequestSerializer(), responseSerializer: responseSerializer)
+        )
     }
 
     /// Creates a manager whose server trust is decided by `securityPolicy` (for example a
@@ -111,8 +116,10 @@ public final class HTTPSessionManager: Sendable {
     }
 
     /// Turns responses into values for the completion-handler methods and the untyped async
-    /// methods; also installed as ``session``'s `responseSerializer` (setting the session's
-    /// directly changes only the session's own untyped tasks).
+    /// methods, and judges every download's response before its file is saved (a refused one
+    /// fails and saves nothing, as in AFNetworking; docs/core.md, "Downloads"); also installed as
+    /// ``session``'s `responseSerializer` (setting the session's directly changes only the
+    /// session's own untyped tasks and downloads).
     ///
     /// Change the installed serializer in place, as with AFNetworking:
     ///
@@ -135,15 +142,34 @@ public final class HTTPSessionManager: Sendable {
             // its session with the same serializer (the session never takes this lock).
             state.withLock { state in
                 state.responseSerializer = newValue
-                session.responseSerializer = newValue
+                state.session.responseSerializer = newValue
             }
         }
     }
 
     /// The server trust evaluator of the session, `nil` for libcurl's own verification against
-    /// the system store (or `tls.caFile`). Fixed when the manager is created: create another
-    /// manager to change it.
-    public var securityPolicy: (any ServerTrustEvaluating)? { session.configuration.tls.serverTrustEvaluator }
+    /// the system store (or `tls.caFile`). Set it with ``setSecurityPolicy(_:)``.
+    public var securityPolicy: (any ServerTrustEvaluating)? { session.serverTrustEvaluator }
+
+    /// Replaces the security policy on this live manager (AFNetworking's `securityPolicy`
+    /// setter); `nil` returns to libcurl's own verification. Tasks started afterwards are
+    /// decided by it: on a new connection in its handshake, and on a pooled connection that the
+    /// old policy approved before it carries another request (a refusal fails that task with
+    /// `URLError.serverCertificateUntrusted`). Tasks already running keep the old policy.
+    ///
+    /// ```swift
+    /// try manager.setSecurityPolicy(SecurityPolicy(pinningMode: .certificate, withPinnedCertificates: certificates))
+    /// ```
+    ///
+    /// - Throws: ``InsecureTransportError`` when the policy requires secure transport and
+    ///   ``baseURL`` is `nil` or not `https` (AFNetworking's "Invalid Security Policy"); the
+    ///   policy in force is then unchanged.
+    public func setSecurityPolicy(_ policy: (any ServerTrustEvaluating)?) throws {
+        if let policy, policy.requiresSecureTransport, baseURL?.scheme?.lowercased() != "https" {
+            throw InsecureTransportError(url: baseURL, reason: baseURL == nil ? .noBaseURL : .insecureBaseURL)
+        }
+        session.setServerTrustEvaluator(policy)
+    }
 
     /// The queue success and failure handlers run on; `nil` means a serial queue of the
     /// manager's own (never the main queue, which a Linux process often does not run).
@@ -176,10 +202,30 @@ public final class HTTPSessionManager: Sendable {
     /// Invalidates the session (AFNetworking's `invalidateSessionCancelingTasks:`): with
     /// `cancelingTasks`, unfinished tasks are cancelled; without, they finish. New tasks fail.
     public func invalidateSession(cancelingTasks: Bool) {
+        invalidateSession(cancelingTasks: cancelingTasks, resetSession: false)
+    }
+
+    /// Invalidates the session and, with `resetSession`, gives the manager a fresh one
+    /// (AFNetworking's `invalidateSessionCancelingTasks:resetSession:`). The new ``session`` has
+    /// the old one's configuration, hooks, event monitors, serializer, queues, interceptor and
+    /// security policy, and its own connection pool; the old session's tasks are cancelled
+    /// (`cancelingTasks`) or finish on the old session, which then takes no new task.
+    /// Without `resetSession`, the manager keeps its invalidated session and new tasks fail.
+    ///
+    /// ```swift
+    /// manager.invalidateSession(cancelingTasks: true, resetSession: true)
+    /// ```
+    public func invalidateSession(cancelingTasks: Bool, resetSession: Bool) {
+        let old = state.withLock { state in
+            let old = state.session
+            // The successor is made before the old session is invalidated, which drops its hooks.
+            if resetSession { state.session = old.successor() }
+            return old
+        }
         if cancelingTasks {
-            session.invalidateAndCancel()
+            old.invalidateAndCancel()
         } else {
-            session.finishTasksAndInvalidate()
+            old.finishTasksAndInvalidate()
         }
     }
 

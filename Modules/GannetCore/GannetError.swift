@@ -57,6 +57,10 @@ public struct GannetError: Error, Sendable, CustomStringConvertible {
         /// A plain-`http` request (or redirect) on a session whose trust evaluator requires
         /// HTTPS (``ServerTrustEvaluating/requiresSecureTransport``); nothing was sent.
         public static let insecureTransport = Code("insecureTransport")
+        /// A finished download could not be put at its destination: the destination is an
+        /// existing directory (never replaced), or the file system refused the move. The
+        /// downloaded file is deleted; a file that was at the destination is left as it was.
+        public static let downloadMoveFailed = Code("downloadMoveFailed")
     }
 
     /// What kind of failure this is.
@@ -70,6 +74,9 @@ public struct GannetError: Error, Sendable, CustomStringConvertible {
     public let transportCode: Int?
     /// The error that caused this one, such as an evaluator's rejection.
     public let underlyingError: (any Error)?
+    /// For ``Code/serverTrustRejected``: what the server presented (host, port, the peer's
+    /// certificate chain), AFNetworking's peer trust in its server-trust errors. `nil` otherwise.
+    public let serverTrust: ServerTrust?
 
     /// Creates an error. Modules built on the core (serializers, security) create these too.
     public init(
@@ -77,13 +84,15 @@ public struct GannetError: Error, Sendable, CustomStringConvertible {
         _ message: String,
         failingURL: URL? = nil,
         transportCode: Int? = nil,
-        underlyingError: (any Error)? = nil
+        underlyingError: (any Error)? = nil,
+        serverTrust: ServerTrust? = nil
     ) {
         self.code = code
         self.message = message
         self.failingURL = failingURL.map(URL.removingCredentials)
         self.transportCode = transportCode
         self.underlyingError = underlyingError
+        self.serverTrust = serverTrust
     }
 
     public var description: String {

@@ -16,6 +16,7 @@ struct SessionHooks: Sendable {
     typealias Completion = @Sendable (SessionManager, SessionTask, (any Error)?) -> Void
     typealias TrustChallenge = @Sendable (SessionManager, SessionTask, ServerTrust) -> ServerTrustDisposition
     typealias MetricsCollected = @Sendable (SessionManager, SessionTask, TaskMetrics) -> Void
+    typealias DownloadDestination = @Sendable (SessionManager, SessionTask, URL) -> URL?
 
     var taskWillPerformHTTPRedirection: Redirection?
     var dataTaskDidReceiveResponse: ResponseDecision?
@@ -25,7 +26,12 @@ struct SessionHooks: Sendable {
     var taskDidComplete: Completion?
     var serverTrustChallenge: TrustChallenge?
     var taskDidFinishCollectingMetrics: MetricsCollected?
-    /// Bumped whenever the challenge handler is set: a pooled connection approved under an
+    var downloadTaskDidFinishDownloading: DownloadDestination?
+    /// Set by ``SessionManager/setServerTrustEvaluator(_:)``: `.some` replaces the
+    /// configuration's evaluator (`.some(nil)`: libcurl's own verification) for transfers
+    /// started afterwards.
+    var serverTrustEvaluatorOverride: (any ServerTrustEvaluating)??
+    /// Bumped whenever the challenge handler or the evaluator is set: a pooled connection approved under an
     /// older value is asked about again before its next request (docs/engine.md, "TLS").
     var trustGeneration: UInt64 = 0
 }
@@ -107,6 +113,24 @@ extension SessionManager {
         _ block: (@Sendable (SessionManager, SessionTask, TaskMetrics) -> Void)?
     ) {
         hooks.withLock { $0.taskDidFinishCollectingMetrics = block }
+    }
+
+    /// Chooses where every download task's file goes, once its response was accepted
+    /// (AFNetworking's `setDownloadTaskDidFinishDownloadingBlock:`): given the task and the
+    /// temporary file, return the destination, or `nil` to let the task's own `destination`
+    /// decide. When it returns a URL, the task's own `destination` is not asked. Called on the
+    /// processing queue when each download finishes; see ``downloadTask(with:destination:progress:completionHandler:)``
+    /// for how the file is moved.
+    ///
+    /// ```swift
+    /// manager.setDownloadTaskDidFinishDownloading { _, task, _ in
+    ///     downloads.appendingPathComponent("\(task.taskIdentifier).bin")
+    /// }
+    /// ```
+    public func setDownloadTaskDidFinishDownloading(
+        _ block: (@Sendable (SessionManager, SessionTask, URL) -> URL?)?
+    ) {
+        hooks.withLock { $0.downloadTaskDidFinishDownloading = block }
     }
 
     /// Called when any task completes, before its completion handler, on the processing queue.

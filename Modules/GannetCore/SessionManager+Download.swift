@@ -1,11 +1,25 @@
 extension SessionManager {
     /// Creates a task that streams the response body to a temporary file, never holding it in
-    /// memory, and on success moves it to the URL `destination` returns (AFNetworking's
-    /// `downloadTaskWithRequest:progress:destination:completionHandler:`). Without a
-    /// destination the file stays in the temporary folder and its URL is the result. On failure
-    /// or cancellation the partial file is deleted.
+    /// memory, and on success moves it to its destination (AFNetworking's
+    /// `downloadTaskWithRequest:progress:destination:completionHandler:`).
     ///
-    /// The body size is limited by ``SessionConfiguration/Limits/maximumDownloadBytes``.
+    /// When the transfer ends:
+    /// 1. The response goes through the manager's ``responseSerializer`` (as it was when the task
+    ///    was created) if it is ``DownloadResponseValidating``, as every `ResponseValidating`
+    ///    serializer is: a status or content type it refuses fails the task with its error,
+    ///    which keeps the first 64 KiB of the body, and the file is deleted. The core's default
+    ///    ``PassthroughResponseSerializer`` accepts every response.
+    /// 2. The destination is the URL the session's
+    ///    ``setDownloadTaskDidFinishDownloading(_:)`` hook returns, else the one `destination`
+    ///    returns; with neither, the file stays in the temporary folder and its URL is the result.
+    /// 3. The file is renamed to the destination, replacing a file there in one step (a failed
+    ///    move leaves that file as it was). A destination that is an existing directory is never
+    ///    replaced: the task fails with `GannetError(.downloadMoveFailed)`. A move that fails
+    ///    posts `gannetDownloadTaskDidFailToMoveFile` and fails the task; one that succeeds posts
+    ///    `gannetDownloadTaskDidMoveFile`.
+    ///
+    /// On failure or cancellation the partial file is deleted. The body size is limited by
+    /// ``SessionConfiguration/Limits/maximumDownloadBytes``.
     public func downloadTask(
         with request: URLRequest,
         destination: (@Sendable (URL, HTTPURLResponse) -> URL)? = nil,
@@ -16,7 +30,7 @@ extension SessionManager {
             kind: .download,
             request: request,
             body: BodySource(of: request),
-            serializer: DownloadSerializer(destination: destination),
+            serializer: DownloadSerializer(destination: destination, validator: responseSerializer),
             progress: ProgressHandlers(upload: nil, download: progress),
             sink: .file,
             completionHandler: completionHandler
@@ -37,7 +51,7 @@ extension SessionManager {
                 kind: .download,
                 request: request,
                 body: BodySource(of: request),
-                serializer: DownloadSerializer(destination: destination),
+                serializer: DownloadSerializer(destination: destination, validator: responseSerializer),
                 progress: ProgressHandlers(upload: nil, download: progress),
                 sink: .file,
                 direct: true,
@@ -46,14 +60,17 @@ extension SessionManager {
         }
     }
 
-    /// Downloads the body of `request` into `fileURL` (replacing it), streamed to disk.
+    /// Downloads the body of `request` into `fileURL` (replacing a file there, never a directory),
+    /// streamed to disk, as ``downloadTask(with:destination:progress:completionHandler:)`` does:
+    /// the manager's ``responseSerializer`` judges the response first, and a refused response
+    /// throws its error and leaves nothing at `fileURL`.
     public func download(for request: URLRequest, to fileURL: URL) async throws -> (URL, HTTPURLResponse) {
         let response = await awaitResponse { deliver in
             makeTask(
                 kind: .download,
                 request: request,
                 body: BodySource(of: request),
-                serializer: DownloadSerializer(destination: { _, _ in fileURL }),
+                serializer: DownloadSerializer(destination: { _, _ in fileURL }, validator: responseSerializer),
                 progress: ProgressHandlers(),
                 sink: .file,
                 direct: true,
@@ -106,50 +123,5 @@ extension SessionManager {
         let consumer = ByteStreamConsumer(state: state)
         let stream = AsyncThrowingStream<Data, any Error> { try await consumer.next() }
         return (response, stream)
-    }
-}
-
-/// A serializer that also receives the file a download task wrote.
-protocol FileResponseSerializing: ResponseSerializing {
-    func serialize(
-        fileURL: URL?,
-        request: URLRequest?,
-        response: HTTPURLResponse?,
-        error: (any Error)?
-    ) throws -> Output
-}
-
-/// Moves a finished download to its destination.
-struct DownloadSerializer: FileResponseSerializing {
-    let destination: (@Sendable (URL, HTTPURLResponse) -> URL)?
-
-    func serialize(request: URLRequest?, response: HTTPURLResponse?, data: Data?, error: (any Error)?) throws -> URL {
-        throw error ?? GannetError(.bodyStreamFailed, "A download task finished without a file")
-    }
-
-    func serialize(fileURL: URL?, request: URLRequest?, response: HTTPURLResponse?, error: (any Error)?) throws -> URL {
-        if let error {
-            if let fileURL { try? FileManager.default.removeItem(at: fileURL) }
-            throw error
-        }
-        guard let fileURL else { throw GannetError(.bodyStreamFailed, "A download task finished without a file") }
-        guard let destination, let response else { return fileURL }
-        let target = destination(fileURL, response)
-        if target == fileURL { return fileURL }
-        do {
-            if FileManager.default.fileExists(atPath: target.path) {
-                try FileManager.default.removeItem(at: target)
-            }
-            try FileManager.default.moveItem(at: fileURL, to: target)
-        } catch {
-            try? FileManager.default.removeItem(at: fileURL)
-            throw GannetError(
-                .bodyStreamFailed,
-                "Cannot move the download to \(target.path): \(error)",
-                failingURL: request?.url,
-                underlyingError: error
-            )
-        }
-        return target
     }
 }

@@ -222,6 +222,7 @@ public final class SessionManager: Sendable {
                 completionHandler: completionHandler
             )
         }
+        task.taskDescription = taskDescriptionForSessionTasks
         taskTable.withLock { $0[identifier] = task }
         task.monitor?.didCreateInitialRequest(task, request)
         return task
@@ -257,12 +258,15 @@ public final class SessionManager: Sendable {
             // The passthrough serializer ignores the response; skip building it (see LazyResponse).
             let result = Result {
                 if let files = serializer as? any FileResponseSerializing {
-                    return try files.serialize(
+                    let download = FinishedDownload(
                         fileURL: outcome.fileURL,
                         request: outcome.request,
                         response: lazy?.value,
-                        error: outcome.error
-                    ) as! Serializer.Output
+                        error: outcome.error,
+                        task: task,
+                        manager: self
+                    )
+                    return try files.serialize(download) as! Serializer.Output
                 }
                 return try serializer.serialize(
                     request: outcome.request,
@@ -281,22 +285,15 @@ public final class SessionManager: Sendable {
             monitor?.didSerialize(task, response)
             completionHook?(self, task, response.error)
             self.releaseIfInvalidatedAndIdle()
-            let posts = self.configuration.postsTaskNotifications
             let notify: @Sendable () -> Void = {
-                guard posts else { return }
-                var userInfo: [AnyHashable: Any]
-                switch result {
-                case .success(let value):
-                    userInfo = [
-                        TaskNotificationKey.responseSerializer: serializer,
-                        TaskNotificationKey.serializedResponse: value,
-                    ]
-                case .failure(let error):
-                    userInfo = [TaskNotificationKey.responseSerializer: serializer, TaskNotificationKey.error: error]
-                }
-                if let data = response.data { userInfo[TaskNotificationKey.responseData] = data }
-                if let metrics = response.metrics { userInfo[TaskNotificationKey.metrics] = metrics }
-                NotificationCenter.default.post(name: .gannetTaskDidComplete, object: task, userInfo: userInfo)
+                guard self.configuration.postsTaskNotifications else { return }
+                let userInfo = Self.completionUserInfo(
+                    serializer: serializer,
+                    result: result,
+                    data: response.data,
+                    metrics: response.metrics
+                )
+                self.postTaskNotification(.gannetTaskDidComplete, for: task, userInfo: userInfo)
             }
             if direct {
                 completionHandler(response)

@@ -150,7 +150,9 @@ public final class SessionTask: Sendable, Hashable, CustomStringConvertible {
     public var countOfBytesExpectedToReceive: Int64 { storage.withLock { $0.countOfBytesExpectedToReceive } }
     /// The request body length, `-1` when unknown (a stream sent chunked).
     public var countOfBytesExpectedToSend: Int64 { storage.withLock { $0.countOfBytesExpectedToSend } }
-    /// A description of your own, for logs.
+    /// A description of your own, for logs. The manager sets it to its
+    /// ``SessionManager/taskDescriptionForSessionTasks``, and posts task notifications only
+    /// while it holds that value, as AFNetworking does.
     public var taskDescription: String? {
         get { storage.withLock { $0.taskDescription } }
         set { storage.withLock { $0.taskDescription = newValue } }
@@ -175,9 +177,7 @@ public final class SessionTask: Sendable, Hashable, CustomStringConvertible {
         case .start: manager.start(self)
         case .resume: storage.withLock({ $0.driver })?.resume()
         }
-        if manager.configuration.postsTaskNotifications {
-            NotificationCenter.default.post(name: .gannetTaskDidResume, object: self)
-        }
+        manager.postTaskNotification(.gannetTaskDidResume, for: self)
     }
 
     /// Pauses the transfer; ``resume()`` continues it. A suspended task still counts against
@@ -191,9 +191,7 @@ public final class SessionTask: Sendable, Hashable, CustomStringConvertible {
         }
         guard let driver else { return }
         driver?.suspend()
-        if manager.configuration.postsTaskNotifications {
-            NotificationCenter.default.post(name: .gannetTaskDidSuspend, object: self)
-        }
+        manager.postTaskNotification(.gannetTaskDidSuspend, for: self)
     }
 
     /// Cancels the task; it completes with `URLError.cancelled` unless it already completed.

@@ -34,6 +34,13 @@ public struct HTTPRequestSerializer: ConfigurableRequestSerializer {
     public func request(byEncoding parameters: Parameters?, into request: URLRequest) throws -> URLRequest {
         var request = try prepare(request)
         if let parameters {
+            if parameters.topLevelArray != nil {
+                throw RequestSerializationError(
+                    .parameterEncodingFailed,
+                    "A top-level array (Parameters.jsonArray) is only a JSON body; a query string or a form needs names",
+                    failingRequest: request
+                )
+            }
             let query = try configuration.query(for: parameters, in: request)
             if encodesParametersInURI(request) {
                 request = try configuration.appendingQuery(query, to: request)

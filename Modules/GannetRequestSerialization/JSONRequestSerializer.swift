@@ -10,6 +10,8 @@
 /// // {"draft":false,"name":"Gannet","tags":["swift"]}
 /// ```
 ///
+/// `Parameters.jsonArray([…])` writes a top-level JSON array instead of an object.
+///
 /// Values must be what `JSONSerialization` writes: `String`, numbers (`Int`, `Double`,
 /// `Decimal`, `NSNumber`), `Bool`, `NSNull` or `nil`, and arrays and `[String: …]`
 /// dictionaries of them. Anything else (`Date`, `Data`, a `Double.nan`, a custom type) throws
@@ -42,7 +44,8 @@ public struct JSONRequestSerializer: ConfigurableRequestSerializer {
         }
         var request = try prepare(request)
         if let parameters {
-            let object = parameters as [String: Any]
+            // A top-level array (Parameters.jsonArray) is written as the array itself.
+            let object: Any = parameters.topLevelArray.map { $0 as [Any] } ?? parameters as [String: Any]
             // JSONSerialization traps (on Darwin, raises) on objects it cannot write: check first.
             guard JSONSerialization.isValidJSONObject(object) else {
                 throw RequestSerializationError(

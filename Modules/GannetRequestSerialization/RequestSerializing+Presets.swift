@@ -30,3 +30,8 @@ extension RequestSerializing {
         JSONEncodableBody(value, encoder: encoder)
     }
 }
+
+extension RequestSerializing where Self == PropertyListRequestSerializer {
+    /// A property-list body (XML); query string for `GET`, `HEAD`, `DELETE`.
+    public static var propertyList: PropertyListRequestSerializer { PropertyListRequestSerializer() }
+}

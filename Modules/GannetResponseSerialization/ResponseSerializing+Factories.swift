@@ -49,3 +49,8 @@ extension ResponseSerializing where Self == ResponseSerializerRegistry {
     /// JSON, text, and validated data for everything else, chosen by `Content-Type`.
     public static var registry: ResponseSerializerRegistry { .standard }
 }
+
+extension ResponseSerializing where Self == PropertyListResponseSerializer {
+    /// A property list (AFNetworking's `AFPropertyListResponseSerializer`).
+    public static var propertyList: PropertyListResponseSerializer { PropertyListResponseSerializer() }
+}

@@ -14,7 +14,10 @@
 ///     }
 /// }
 /// ```
-public protocol ResponseValidating: ResponseSerializing {
+///
+/// A download task asks the same questions through `DownloadResponseValidating`, with the first
+/// 64 KiB of the body as `data` (docs/core.md, "Downloads").
+public protocol ResponseValidating: ResponseSerializing, DownloadResponseValidating {
     /// Status codes that count as success; 200–299 unless set otherwise.
     var acceptableStatusCodes: IndexSet { get set }
     /// Media types (or ranges such as `text/*`) the body may have; `nil` accepts any.
@@ -23,6 +26,11 @@ public protocol ResponseValidating: ResponseSerializing {
 }
 
 extension ResponseValidating {
+    /// Judges a download with ``validate(response:data:)``, `bodyPrefix` standing for the body.
+    public func validateDownload(request: URLRequest?, response: HTTPURLResponse, bodyPrefix: Data) throws {
+        try validate(response: response, data: bodyPrefix)
+    }
+
     /// 200–299, AFNetworking's default.
     public static var defaultAcceptableStatusCodes: IndexSet { IndexSet(integersIn: 200..<300) }
 

@@ -89,12 +89,13 @@ struct DownloadTests {
             for try await chunk in body { total += chunk.count }
             return total
         }
-        try await Task.sleep(for: .milliseconds(300))
+        // Cancel once the never-ending body is flowing.
+        _ = await eventually(within: 60) { (manager.tasks.first?.countOfBytesReceived ?? 0) > 0 }
         consumer.cancel()
         // The loop ends (by the cancellation error, or by the stream finishing early); what
         // matters is that the never-ending transfer is cancelled and nothing keeps running.
         _ = try? await consumer.value
-        for _ in 0..<200 where !manager.tasks.isEmpty { try await Task.sleep(for: .milliseconds(10)) }
+        _ = await eventually(within: 30) { manager.tasks.isEmpty }
         #expect(manager.tasks.isEmpty)
     }
 
@@ -105,7 +106,7 @@ struct DownloadTests {
             var iterator = body.makeAsyncIterator()
             _ = try await iterator.next()
         }
-        for _ in 0..<200 where !manager.tasks.isEmpty { try await Task.sleep(for: .milliseconds(10)) }
+        _ = await eventually(within: 30) { manager.tasks.isEmpty }
         #expect(manager.tasks.isEmpty)
     }
 }

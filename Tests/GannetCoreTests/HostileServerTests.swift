@@ -180,10 +180,11 @@ extension FaultsSerialSuites {
                     log.record($0)
                 }
                 task.resume()
-                try await Task.sleep(for: .milliseconds(300))
+                // Cancel mid-body: once the head is in (the body then trickles a byte every 2 s).
+                #expect(await eventually(within: 60) { task.countOfBytesExpectedToReceive > 0 })
                 #expect(log.count == 0)
                 task.cancel()
-                let response = try #require(await log.wait(seconds: 2), "cancel did not complete the task")
+                let response = try #require(await log.wait(seconds: 30), "cancel did not complete the task")
                 try await Task.sleep(for: Faults.settle)
                 #expect(log.count == 1)
                 #expect((response.error as? URLError)?.code == .cancelled)

@@ -57,16 +57,6 @@ func send(
     return (box.withLock { $0! }, response)
 }
 
-/// Polls `condition` every 10 ms for up to `seconds`; returns whether it came true.
-func eventually(within seconds: Double = 20, _ condition: () -> Bool) async -> Bool {
-    let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
-    while !condition() {
-        if ContinuousClock.now > deadline { return false }
-        try? await Task.sleep(for: .milliseconds(10))
-    }
-    return true
-}
-
 @Suite("Interceptors: adapt and retry against real servers")
 struct InterceptorTests {
     let servers: TestServers

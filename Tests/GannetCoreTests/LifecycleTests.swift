@@ -258,7 +258,8 @@ extension FaultsSerialSuites {
         @Test(.tags(.faultsSlow))
         func tasksToANewHTTP1HostDoNotQueueBehindTheFirstResponse() async throws {
             // Twenty requests to a host the manager has no connection to yet, whose answers
-            // take 5 s: all twenty must reach the server while the first is still waiting.
+            // take 60 s: all twenty must reach the server while the first is still waiting (the
+            // 50 s bound only tells "all arrived" from "the rest queued behind the first").
             let ledger = try await FaultsLedger.begin(servers)
             let count = 20
             let marker = Faults.marker()
@@ -268,21 +269,21 @@ extension FaultsSerialSuites {
                 for _ in 0..<count {
                     group.enter()
                     manager.dataTask(
-                        with: URLRequest(url: servers.url(FaultRoute("/delay-ms/5000?\(marker)"))),
+                        with: URLRequest(url: servers.url(FaultRoute("/delay-ms/60000?\(marker)"))),
                         serializer: .passthrough
                     ) { _ in
                         group.leave()
                     }.resume()
                 }
-                let arrived = await Faults.poll(seconds: 4) {
+                let arrived = await Faults.poll(seconds: 50) {
                     Faults.faultLogLines(servers, containing: marker).count == count
                 }
                 #expect(
                     arrived,
-                    "after 4 s the server had \(Faults.faultLogLines(servers, containing: marker).count) of \(count) requests; the rest wait for the first exchange to end"
+                    "after 50 s the server had \(Faults.faultLogLines(servers, containing: marker).count) of \(count) requests; the rest wait for the first exchange to end"
                 )
                 manager.invalidateAndCancel()
-                #expect(await Faults.wait(for: group, seconds: 5))
+                #expect(await Faults.wait(for: group, seconds: 30))
             }
             await ledger.expectReturned()
         }
@@ -320,7 +321,7 @@ extension FaultsSerialSuites {
                 #expect(early.isEmpty, "\(early.count) tasks finished before the invalidation: \(Self.describe(early))")
 
                 manager.invalidateAndCancel()
-                #expect(await Faults.wait(for: group, seconds: 5), "not every task ended after invalidateAndCancel()")
+                #expect(await Faults.wait(for: group, seconds: 30), "not every task ended after invalidateAndCancel()")
                 try await Task.sleep(for: .milliseconds(100))
                 #expect(records.allSatisfy { $0.completions == 1 })
                 let notCancelled = records.filter {
@@ -355,7 +356,7 @@ extension FaultsSerialSuites {
                 request.timeoutInterval = 1
                 let task = manager.dataTask(with: request, serializer: .passthrough) { log.record($0) }
                 task.resume()
-                #expect(await Faults.poll(seconds: 5) { task.countOfBytesReceived > 0 })
+                #expect(await Faults.poll(seconds: 30) { task.countOfBytesReceived > 0 })
                 // Quick toggles, then one suspension longer than the 1 s idle timeout.
                 for _ in 0..<5 {
                     task.suspend()
@@ -468,7 +469,7 @@ extension FaultsSerialSuites {
                     "the task ended while its decision was pending: \(String(describing: log.first?.error))"
                 )
                 task.cancel()
-                let response = try #require(await log.wait(seconds: 2))
+                let response = try #require(await log.wait(seconds: 30))
                 try await Task.sleep(for: Faults.settle)
                 #expect(log.count == 1)
                 #expect((response.error as? URLError)?.code == .cancelled)

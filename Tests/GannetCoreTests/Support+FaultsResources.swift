@@ -144,7 +144,7 @@ final class FaultsLedger {
             manager.invalidateAndCancel()
         }
         // The warm-up manager closes its connection when its engine thread ends.
-        _ = await Faults.poll(seconds: 2) { warmUpEngine.object == nil }
+        _ = await Faults.poll(seconds: 20) { warmUpEngine.object == nil }
         return FaultsLedger(ports: ports)
     }
 

@@ -60,12 +60,8 @@ struct TaskHooksTests {
         }
         let url = servers.url(.slowBody(bytes: 20, intervalMilliseconds: 10))
         async let response = perform(manager, URLRequest(url: url))
-        var task: SessionTask?
-        for _ in 0..<200 where task == nil {
-            try await Task.sleep(for: .milliseconds(10))
-            task = paused.withLock { $0 }
-        }
-        let suspended = try #require(task)
+        _ = await eventually(within: 30) { paused.withLock { $0 } != nil }
+        let suspended = try #require(paused.withLock { $0 })
         #expect(suspended.state == .suspended)
         let countWhileSuspended = suspended.countOfBytesReceived
         try await Task.sleep(for: .milliseconds(300))
@@ -132,7 +128,7 @@ struct TaskHooksTests {
         }
         let response = await perform(manager, URLRequest(url: servers.httpbin.adding("/bytes/1000")))
         #expect((response.error as? URLError)?.code == .cancelled)
-        for _ in 0..<100 where nestedDone.value == 0 { try await Task.sleep(for: .milliseconds(20)) }
+        _ = await eventually(within: 30) { nestedDone.value != 0 }
         #expect(nestedDone.value == 1)
     }
 
@@ -160,7 +156,7 @@ struct TaskHooksTests {
             taskBox.withLock { $0 = task }
             task.resume()
         }
-        for _ in 0..<100 where completed.withLock({ $0.isEmpty }) { try await Task.sleep(for: .milliseconds(10)) }
+        _ = await eventually(within: 30) { !completed.withLock { $0.isEmpty } }
         #expect(resumed.value == 1)
         #expect(
             completed.withLock { $0 }
@@ -207,7 +203,7 @@ struct TaskHooksTests {
         #expect(task.state == .suspended)
         #expect(manager.tasks.contains(task))
         task.resume()
-        for _ in 0..<200 where task.state != .completed { try await Task.sleep(for: .milliseconds(10)) }
+        _ = await eventually(within: 30) { task.state == .completed }
         #expect(task.state == .completed)
         #expect(task.countOfBytesReceived == 1024 * 1024)
         #expect(task.downloadProgress.completedUnitCount == 1024 * 1024)

@@ -28,7 +28,8 @@ enum LoopbackHTTP {
             }
         }
         guard connected == 0 else { throw TestServerError("Could not connect to \(url): errno \(errno)") }
-        let request = Array("GET \(url.path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".utf8)
+        let target = url.query.map { "\(url.path)?\($0)" } ?? url.path
+        let request = Array("GET \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".utf8)
         guard send(fd, request, request.count, Int32(MSG_NOSIGNAL)) == request.count else {
             throw TestServerError("Could not send to \(url): errno \(errno)")
         }

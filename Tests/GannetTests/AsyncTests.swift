@@ -101,15 +101,18 @@ struct AsyncTests {
     }
 
     @Test func cancellingTheSwiftTaskCancelsTheTransfer() async throws {
-        // The fault server's /stall never answers: without the cancellation the call could only
-        // end in the session's request timeout (`timedOut`), so the error code alone tells, with
-        // no clock to race on a loaded machine.
+        // The fault server holds the request two minutes and counts it: the cancel comes once the
+        // server has the request (readiness, not a delay), and the server seeing the connection
+        // closed proves the transfer, not only the Swift task, was cancelled.
         let manager = try makeManager(servers.fault)
-        let work = Task { try await manager.get("stall") }
-        try await Task.sleep(for: .milliseconds(300))
+        let key = UUID().uuidString
+        let held = servers.url(.concurrencyHold(key: key, milliseconds: 120_000)).absoluteString
+        let work = Task { try await manager.get(held) }
+        try await servers.waitForHeldRequests(key: key, "the request to arrive") { $0.started == 1 }
         work.cancel()
         await #expect { try await work.value } throws: { ($0 as? URLError)?.code == .cancelled }
         #expect(manager.tasks.isEmpty)
+        try await servers.waitForHeldRequests(key: key, "the connection to close") { $0.aborted == 1 }
     }
 
     @Test func cancellingBeforeTheCallCancelsAtOnce() async throws {
@@ -169,10 +172,15 @@ struct AsyncTests {
     }
 
     @Test func cancellingAnAwaitedTransferCancelsItAndItsStreams() async throws {
-        // The fault server's /stall never answers, so only the cancellation can end it.
-        let transfer = manager.transfer("GET", servers.fault.absoluteString + "stall")
+        // The fault server holds the request two minutes, so only the cancellation can end it;
+        // the cancel comes once the server has the request.
+        let key = UUID().uuidString
+        let transfer = manager.transfer(
+            "GET",
+            servers.url(.concurrencyHold(key: key, milliseconds: 120_000)).absoluteString
+        )
         let work = Task { try await transfer.response }
-        try await Task.sleep(for: .milliseconds(300))
+        try await servers.waitForHeldRequests(key: key, "the request to arrive") { $0.started == 1 }
         work.cancel()
         await #expect { try await work.value } throws: { ($0 as? URLError)?.code == .cancelled }
         await #expect { for try await _ in transfer.downloadProgress {} } throws: {
@@ -233,13 +241,18 @@ struct StreamingTests {
     @Test func cancellingWhileIteratingCancelsTheTransfer() async throws {
         // 600 bytes, one every 100 ms: a minute unless the cancellation stops the transfer.
         let manager = try makeManager(servers.fault)
+        let firstByte = AsyncStream<Void>.makeStream()
         let work = Task {
             let (_, body) = try await manager.bytes("slow-body", parameters: ["bytes": 600, "interval_ms": 100])
             var received = 0
-            for try await chunk in body { received += chunk.count }
+            for try await chunk in body {
+                received += chunk.count
+                firstByte.continuation.yield()
+            }
             return received
         }
-        try await Task.sleep(for: .milliseconds(500))
+        // Cancel mid-body: once the first byte has arrived.
+        for await _ in firstByte.stream { break }
         work.cancel()
         // A cancelled iteration may end early or throw; either way not all 600 bytes arrive.
         if case .success(let received) = await work.result {
@@ -255,6 +268,8 @@ struct StreamingTests {
 
     @Test func downloadWritesTheFile() async throws {
         let manager = try makeManager(servers.nginx)
+        // The default JSON serializer would refuse application/octet-stream (docs/core.md, "Downloads").
+        manager.responseSerializer = HTTPResponseSerializer()
         let folder = try temporaryFile(Data()).deletingLastPathComponent()
         defer { try? FileManager.default.removeItem(at: folder) }
         let target = folder.appendingPathComponent("1m.bin")
@@ -265,7 +280,8 @@ struct StreamingTests {
     }
 
     @Test func cancelledDownloadLeavesNoFile() async throws {
-        // 600 bytes, one every 100 ms: a minute, so the download cannot finish before the cancel.
+        // 600 bytes, one every 100 ms: a minute, so the download cannot finish before the cancel,
+        // which comes once part of the body is in the temporary file.
         let manager = try makeManager(servers.fault)
         let folder = try temporaryFile(Data()).deletingLastPathComponent()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -273,7 +289,7 @@ struct StreamingTests {
         let work = Task {
             try await manager.download("slow-body", parameters: ["bytes": 600, "interval_ms": 100], to: target)
         }
-        try await Task.sleep(for: .milliseconds(500))
+        #expect(await eventually(within: 60) { (manager.tasks.first?.countOfBytesReceived ?? 0) > 0 })
         work.cancel()
         await #expect { _ = try await work.value } throws: { ($0 as? URLError)?.code == .cancelled }
         #expect(!FileManager.default.fileExists(atPath: target.path))

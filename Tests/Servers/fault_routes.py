@@ -157,6 +157,7 @@ class Routes(_InterceptorRoutes):
         self.prefixed = {"/chain/": self.chain, "/delay-ms/": self.delay, "/status/": self.status}
         self.prefixed["/concurrency/"] = ConcurrencyRoutes().handle
         self.prefixed["/mixed-replace/"] = MixedReplaceRoutes().handle
+        self.prefixed["/download/"] = __import__("download_routes").handle
         self._init_interceptor_routes()
 
     def start_building_bombs(self) -> None:

@@ -8,7 +8,8 @@ import Gannet
 /// last path component, never overwriting an existing file (`name-1.ext`, `name-2.ext`, as
 /// httpie does), shows a progress bar at once and prints a summary; a response that is not
 /// 2xx is not saved and exits with 3, 4 or 5. `--output` alone saves whatever body arrives
-/// and exits as `--check-status` says.
+/// and exits as `--check-status` says. `--output` naming a directory is refused: a download
+/// replaces a file (in one step) but never a directory.
 struct DownloadCommand {
     let command: RequestCommand
     let session: SessionManager
@@ -19,6 +20,13 @@ struct DownloadCommand {
     func run(_ request: URLRequest) async throws -> ExitStatus {
         let directory = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
         let explicit = options.output.map { URL(fileURLWithPath: $0, relativeTo: directory).standardizedFileURL }
+        // Refused before anything is sent; the core refuses it again when moving the file, should
+        // the directory appear meanwhile (a download never replaces a directory).
+        if let explicit, Self.isDirectory(explicit) {
+            throw CLIError(
+                "--output \(ControlEscaping.escaped(explicit.path)) is a directory; name a file (nothing was downloaded)"
+            )
+        }
         let requireSuccess = options.download
         let bar = ProgressBar(terminal: terminal, label: "", delay: options.download ? 0 : 1)
         let started = Date()
@@ -79,6 +87,12 @@ struct DownloadCommand {
             )
         }
         return command.finalStatus(httpResponse, head: response.responseHead)
+    }
+
+    /// Whether `url` is a directory, or a link to one.
+    static func isDirectory(_ url: URL) -> Bool {
+        var isDirectory: ObjCBool = false
+        return FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) && isDirectory.boolValue
     }
 
     /// A file name in `directory` that does not exist yet, from the response's

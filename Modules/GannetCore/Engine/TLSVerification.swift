@@ -61,7 +61,7 @@ enum TLSVerification {
     /// Whether the configured evaluator wants the stapled OCSP response, which moves its
     /// decision to the status callback.
     static func requestsStapling(_ transfer: Transfer) -> Bool {
-        transfer.configuration.tls.serverTrustEvaluator?.requestsOCSPStapling == true
+        transfer.serverTrustEvaluator?.requestsOCSPStapling == true
     }
 
     /// The OCSP response the server stapled on `ssl`'s connection, DER; `nil` when none came.
@@ -109,14 +109,14 @@ enum TLSVerification {
                     break
                 }
             }
-            if let evaluator = transfer.configuration.tls.serverTrustEvaluator {
+            if let evaluator = transfer.serverTrustEvaluator {
                 try evaluator.evaluate(trust)
             } else if let store {
                 try defaultVerification(store: store, host: bareHost)
             }
             return true
         } catch {
-            transfer.recordTrustFailure(error)
+            transfer.recordTrustFailure(error, trust: trust)
             return false
         }
     }
@@ -165,7 +165,7 @@ func tlsContextCallback(
     // with a no_renegotiation alert). TLS 1.3 has no renegotiation.
     _ = SSL_CTX_set_options(ctx, copenssl_SSL_OP_NO_RENEGOTIATION())
     guard let transfer = TLSVerification.transfer(ofEasy: easy), transfer.evaluatesTrust else { return CURLE_OK }
-    if transfer.configuration.tls.serverTrustEvaluator == nil {
+    if transfer.serverTrustEvaluator == nil {
         // A challenge handler may ask for default handling, which needs the anchors libcurl
         // does not load while its own verification is off.
         let tls = transfer.configuration.tls
@@ -269,4 +269,14 @@ func tlsPrerequestCallback(
     }
     record.approvedGeneration = transfer.hooks.trustGeneration
     return Int32(CURL_PREREQFUNC_OK)
+}
+
+extension Transfer {
+    /// The evaluator in force for this transfer: the one the manager's
+    /// `setServerTrustEvaluator(_:)` installed when the transfer started, else the
+    /// configuration's. A replacement bumps the trust generation, so pooled connections are
+    /// asked about again (docs/security.md, "Replacing the policy on a live manager").
+    var serverTrustEvaluator: (any ServerTrustEvaluating)? {
+        hooks.serverTrustEvaluatorOverride ?? configuration.tls.serverTrustEvaluator
+    }
 }

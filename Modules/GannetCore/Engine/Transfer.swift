@@ -316,19 +316,20 @@ final class Transfer: @unchecked Sendable {
     /// Whether Gannet decides trust for this transfer (an evaluator or a challenge handler),
     /// instead of libcurl's own verification.
     var evaluatesTrust: Bool {
-        configuration.tls.serverTrustEvaluator != nil || hooks.serverTrustChallenge != nil
+        serverTrustEvaluator != nil || hooks.serverTrustChallenge != nil
     }
 
     func recordCancelledHandshake() {
         machine.stop(TransportError.cancelled(.byTrustChallenge, url: url))
     }
 
-    func recordTrustFailure(_ error: any Error) {
+    func recordTrustFailure(_ error: any Error, trust: ServerTrust? = nil) {
         let gannet = GannetError(
             .serverTrustRejected,
             "The server's certificate was rejected: \(error)",
             failingURL: url,
-            underlyingError: error
+            underlyingError: error,
+            serverTrust: trust
         )
         machine.stop(TransportError.urlError(gannet: gannet, url: url))
     }

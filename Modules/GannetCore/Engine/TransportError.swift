@@ -24,6 +24,14 @@ enum TransportError {
         ]
         if let url = url.map(URL.removingCredentials) {
             userInfo[NSURLErrorFailingURLErrorKey] = url
+            // NSURLErrorFailingURLStringErrorKey's value (the constant is deprecated), which
+            // URLError.failureURLString reads; AFNetworking's trust errors set it.
+            userInfo["NSErrorFailingURLStringKey"] = url.absoluteString
+        }
+        if let trust = (underlying as? GannetError)?.serverTrust {
+            // AFNetworking's server-trust errors carry the peer trust under this key; Gannet's
+            // stand-in for a SecTrust is the ServerTrust the evaluator was given.
+            userInfo[NSURLErrorFailingURLPeerTrustErrorKey] = trust
         }
         return URLError(code, userInfo: userInfo)
     }
