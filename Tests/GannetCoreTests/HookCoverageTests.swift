@@ -271,7 +271,8 @@ struct HookCoverageTests {
         let task: SessionTask
         switch kind {
         case .data: task = manager.dataTask(with: request, serializer: .passthrough) { _ in }
-        case .upload: task = manager.uploadTask(with: request, from: Data("body".utf8), serializer: .passthrough) { _ in }
+        case .upload:
+            task = manager.uploadTask(with: request, from: Data("body".utf8), serializer: .passthrough) { _ in }
         case .download: task = manager.downloadTask(with: request) { _ in }
         }
         task.resume()

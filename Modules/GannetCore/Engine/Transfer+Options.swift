@@ -27,8 +27,7 @@ extension Transfer {
             fields.append((name, value))
         }
         try RequestValidation.validate(method: method, url: url, headers: fields)
-        if serverTrustEvaluator?.requiresSecureTransport == true, url.scheme?.lowercased() != "https"
-        {
+        if serverTrustEvaluator?.requiresSecureTransport == true, url.scheme?.lowercased() != "https" {
             // Enforced here, where the evaluator is used, for every hop: a pinning manager
             // must not send a request (or follow a redirect) in clear (docs/security.md).
             let error = GannetError(
