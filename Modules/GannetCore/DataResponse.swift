@@ -162,4 +162,11 @@ public struct ResponseDisposition: Sendable, Hashable {
     /// up. Honoured for data tasks (not for `bytes(for:)`, downloads, or the parts of a
     /// `multipart/x-mixed-replace` body, which fail with `GannetError(.invalidRequest)`).
     public static let becomeDownload = ResponseDisposition(rawValue: 2)
+    /// Go on receiving the body through a ``SessionStreamTask``, read in pieces and
+    /// backpressured (`NSURLSessionResponseBecomeStream`; Linux has no `URLSessionStreamTask`,
+    /// this is its read side). The ``SessionManager/setDataTaskDidBecomeStreamTask(_:)`` hook
+    /// receives the data task and the stream task; the data task leaves the manager without
+    /// completing, and its completion handler runs when the stream's body ends (with no data).
+    /// Honoured where ``becomeDownload`` is.
+    public static let becomeStream = ResponseDisposition(rawValue: 3)
 }

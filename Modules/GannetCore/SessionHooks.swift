@@ -12,6 +12,7 @@ struct SessionHooks: Sendable {
         @Sendable (SessionManager, SessionTask, HTTPURLResponse, @escaping @Sendable (ResponseDisposition) -> Void) ->
         Void
     typealias BecameDownload = @Sendable (SessionManager, SessionTask, SessionTask) -> Void
+    typealias BecameStream = @Sendable (SessionManager, SessionTask, SessionStreamTask) -> Void
     typealias ReceivedData = @Sendable (SessionManager, SessionTask, Data) -> Void
     typealias SentBodyData = @Sendable (SessionManager, SessionTask, Int64, Int64, Int64) -> Void
     typealias Completion = @Sendable (SessionManager, SessionTask, (any Error)?) -> Void
@@ -29,6 +30,7 @@ struct SessionHooks: Sendable {
     var taskDidFinishCollectingMetrics: MetricsCollected?
     var downloadTaskDidFinishDownloading: DownloadDestination?
     var dataTaskDidBecomeDownloadTask: BecameDownload?
+    var dataTaskDidBecomeStreamTask: BecameStream?
     /// Set by ``SessionManager/setServerTrustEvaluator(_:)``: `.some` replaces the
     /// configuration's evaluator (`.some(nil)`: libcurl's own verification) for transfers
     /// started afterwards.
@@ -48,8 +50,8 @@ extension SessionManager {
         hooks.withLock { $0.taskWillPerformHTTPRedirection = block }
     }
 
-    /// Decides what to do once the final response's headers arrived: `.allow`, `.cancel` or
-    /// `.becomeDownload` (see ``ResponseDisposition``).
+    /// Decides what to do once the final response's headers arrived: `.allow`, `.cancel`,
+    /// `.becomeDownload` or `.becomeStream` (see ``ResponseDisposition``).
     /// Called on the engine thread before any body byte is delivered.
     public func setDataTaskDidReceiveResponse(
         _ block: (@Sendable (SessionManager, SessionTask, HTTPURLResponse) -> ResponseDisposition)?
@@ -152,6 +154,17 @@ extension SessionManager {
         _ block: (@Sendable (SessionManager, SessionTask, SessionTask) -> Void)?
     ) {
         hooks.withLock { $0.dataTaskDidBecomeDownloadTask = block }
+    }
+
+    /// Called when a data task's response disposition was ``ResponseDisposition/becomeStream``
+    /// (URLSession's `dataTask:didBecomeStreamTask:`), with the data task and the
+    /// ``SessionStreamTask`` that reads the rest of its body. Keep the stream task while reading:
+    /// releasing it cancels the transfer. Called on the engine thread before any body byte is
+    /// delivered; return quickly and read elsewhere.
+    public func setDataTaskDidBecomeStreamTask(
+        _ block: (@Sendable (SessionManager, SessionTask, SessionStreamTask) -> Void)?
+    ) {
+        hooks.withLock { $0.dataTaskDidBecomeStreamTask = block }
     }
 
     /// Called when any task completes, before its completion handler, on the processing queue.

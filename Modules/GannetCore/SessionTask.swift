@@ -26,6 +26,9 @@ public final class SessionTask: Sendable, Hashable, CustomStringConvertible {
         case upload
         /// The response body is streamed to a file.
         case download
+        /// The rest of a data task's body, read through a ``SessionStreamTask``
+        /// (``ResponseDisposition/becomeStream``).
+        case stream
     }
 
     /// Unique within the process.

@@ -220,6 +220,13 @@ import Testing
         #expect(switched.sinkSwitched() == .none)
     }
 
+    @Test func becomeStreamSwitchesTheSinkToo() {
+        var machine = awaitingDisposition()
+        #expect(machine.dispositionDecided(.becomeStream) == .switchSink(.becomeStream))
+        #expect(machine.sinkSwitched() == .setPause(.none))
+        #expect(machine.state == .receiving)
+    }
+
     @Test func aSwitchWhileSuspendedWaitsForTheResume() {
         var machine = awaitingDisposition()
         #expect(machine.suspend() == .setPause(.all))

@@ -241,7 +241,7 @@ struct TransferStateMachine {
     mutating func dispositionDecided(_ disposition: ResponseDisposition) -> Action {
         guard state == .awaitingDisposition else { return .none }
         if disposition == .cancel { return end(.cancel(.disposition)) }
-        if disposition == .becomeDownload { return .switchSink(disposition) }
+        if disposition == .becomeDownload || disposition == .becomeStream { return .switchSink(disposition) }
         state = .receiving
         return isSuspended ? .none : .setPause(pause)
     }
