@@ -62,6 +62,11 @@ public struct DataResponse<Output: Sendable>: Sendable {
 
     /// The body as received, if any.
     public let data: Data?
+    /// For a data task whose response disposition was ``ResponseDisposition/becomeDownload``:
+    /// the downloaded file where it ended up (its destination, else the temporary file), `nil`
+    /// when the download failed. `nil` for every other task (a download task's file is its
+    /// ``value``).
+    public internal(set) var fileURL: URL? = nil
     /// Timings and counters of the transfer.
     public let metrics: TaskMetrics?
     /// The serialized value, or the transport or serialization error.
@@ -146,4 +151,22 @@ public struct ResponseDisposition: Sendable, Hashable {
     public static let allow = ResponseDisposition(rawValue: 0)
     /// Stop now; the task completes with `URLError.cancelled`.
     public static let cancel = ResponseDisposition(rawValue: 1)
+    /// Go on receiving the body into a temporary file, through a new download task that takes
+    /// over the data task's completion handler and progress handlers
+    /// (`NSURLSessionResponseBecomeDownload`). The
+    /// ``SessionManager/setDataTaskDidBecomeDownloadTask(_:)`` hook receives both tasks; the
+    /// data task leaves the manager without completing. The download then finishes as a
+    /// download task does: the manager's ``SessionManager/responseSerializer`` judges the
+    /// response and the ``SessionManager/setDownloadTaskDidFinishDownloading(_:)`` hook picks the
+    /// destination; the completion handler's ``DataResponse/fileURL`` is where the file ended
+    /// up. Honoured for data tasks (not for `bytes(for:)`, downloads, or the parts of a
+    /// `multipart/x-mixed-replace` body, which fail with `GannetError(.invalidRequest)`).
+    public static let becomeDownload = ResponseDisposition(rawValue: 2)
+    /// Go on receiving the body through a ``SessionStreamTask``, read in pieces and
+    /// backpressured (`NSURLSessionResponseBecomeStream`; Linux has no `URLSessionStreamTask`,
+    /// this is its read side). The ``SessionManager/setDataTaskDidBecomeStreamTask(_:)`` hook
+    /// receives the data task and the stream task; the data task leaves the manager without
+    /// completing, and its completion handler runs when the stream's body ends (with no data).
+    /// Honoured where ``becomeDownload`` is.
+    public static let becomeStream = ResponseDisposition(rawValue: 3)
 }

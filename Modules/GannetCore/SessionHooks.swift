@@ -11,6 +11,8 @@ struct SessionHooks: Sendable {
     typealias DeferredResponseDecision =
         @Sendable (SessionManager, SessionTask, HTTPURLResponse, @escaping @Sendable (ResponseDisposition) -> Void) ->
         Void
+    typealias BecameDownload = @Sendable (SessionManager, SessionTask, SessionTask) -> Void
+    typealias BecameStream = @Sendable (SessionManager, SessionTask, SessionStreamTask) -> Void
     typealias ReceivedData = @Sendable (SessionManager, SessionTask, Data) -> Void
     typealias SentBodyData = @Sendable (SessionManager, SessionTask, Int64, Int64, Int64) -> Void
     typealias Completion = @Sendable (SessionManager, SessionTask, (any Error)?) -> Void
@@ -27,6 +29,8 @@ struct SessionHooks: Sendable {
     var serverTrustChallenge: TrustChallenge?
     var taskDidFinishCollectingMetrics: MetricsCollected?
     var downloadTaskDidFinishDownloading: DownloadDestination?
+    var dataTaskDidBecomeDownloadTask: BecameDownload?
+    var dataTaskDidBecomeStreamTask: BecameStream?
     /// Set by ``SessionManager/setServerTrustEvaluator(_:)``: `.some` replaces the
     /// configuration's evaluator (`.some(nil)`: libcurl's own verification) for transfers
     /// started afterwards.
@@ -46,7 +50,8 @@ extension SessionManager {
         hooks.withLock { $0.taskWillPerformHTTPRedirection = block }
     }
 
-    /// Decides what to do once the final response's headers arrived: `.allow` or `.cancel`.
+    /// Decides what to do once the final response's headers arrived: `.allow`, `.cancel`,
+    /// `.becomeDownload` or `.becomeStream` (see ``ResponseDisposition``).
     /// Called on the engine thread before any body byte is delivered.
     public func setDataTaskDidReceiveResponse(
         _ block: (@Sendable (SessionManager, SessionTask, HTTPURLResponse) -> ResponseDisposition)?
@@ -131,6 +136,35 @@ extension SessionManager {
         _ block: (@Sendable (SessionManager, SessionTask, URL) -> URL?)?
     ) {
         hooks.withLock { $0.downloadTaskDidFinishDownloading = block }
+    }
+
+    /// Called when a data task's response disposition was ``ResponseDisposition/becomeDownload``
+    /// (AFNetworking's `setDataTaskDidBecomeDownloadTaskBlock:`), with the data task and the
+    /// download task that replaces it. By then the download task is in ``tasks`` with the data
+    /// task's completion handler and progress handlers, and the data task has left it without
+    /// completing (as NSURLSession's does). Called on the engine thread before any body byte is
+    /// written to the download's file; return quickly.
+    ///
+    /// ```swift
+    /// manager.setDataTaskDidBecomeDownloadTask { _, dataTask, downloadTask in
+    ///     print("task \(dataTask.taskIdentifier) continues as \(downloadTask.taskIdentifier)")
+    /// }
+    /// ```
+    public func setDataTaskDidBecomeDownloadTask(
+        _ block: (@Sendable (SessionManager, SessionTask, SessionTask) -> Void)?
+    ) {
+        hooks.withLock { $0.dataTaskDidBecomeDownloadTask = block }
+    }
+
+    /// Called when a data task's response disposition was ``ResponseDisposition/becomeStream``
+    /// (URLSession's `dataTask:didBecomeStreamTask:`), with the data task and the
+    /// ``SessionStreamTask`` that reads the rest of its body. Keep the stream task while reading:
+    /// releasing it cancels the transfer. Called on the engine thread before any body byte is
+    /// delivered; return quickly and read elsewhere.
+    public func setDataTaskDidBecomeStreamTask(
+        _ block: (@Sendable (SessionManager, SessionTask, SessionStreamTask) -> Void)?
+    ) {
+        hooks.withLock { $0.dataTaskDidBecomeStreamTask = block }
     }
 
     /// Called when any task completes, before its completion handler, on the processing queue.

@@ -25,7 +25,7 @@ public final class SessionManager: Sendable {
     /// Snapshotted by each task when it is created (see SessionManager+EventMonitors.swift).
     let eventMonitorStore: Mutex<CompositeEventMonitor?>
     private let settings: Mutex<Settings>
-    private let taskTable = Mutex<[Int: SessionTask]>([:])
+    let taskTable = Mutex<[Int: SessionTask]>([:])
     let processingQueue: DispatchQueue
     private let ownCompletionQueue: DispatchQueue
 
@@ -38,7 +38,7 @@ public final class SessionManager: Sendable {
         var finishing = false
     }
 
-    private static let nextIdentifier = Atomic<Int>(1)
+    static let nextIdentifier = Atomic<Int>(1)
 
     /// Creates a manager and starts its engine thread. `eventMonitors` observe every task the
     /// manager creates (see ``EventMonitor``); more can be added with ``addEventMonitor(_:)``.
@@ -249,6 +249,7 @@ public final class SessionManager: Sendable {
         let isPassthrough = Serializer.self == PassthroughResponseSerializer.self
         if !direct { group?.enter() }
         let work: @Sendable () -> Void = {
+            let outcome = self.finishBecameDownload(outcome, of: task)
             let lazy = outcome.lazyResponse
             task.update { $0.lazyResponse = lazy }
             if let metrics = outcome.metrics {
@@ -275,13 +276,15 @@ public final class SessionManager: Sendable {
                     error: outcome.error
                 )
             }
-            let response = DataResponse(
+            var built = DataResponse(
                 request: outcome.request,
                 lazyResponse: lazy,
                 data: outcome.data,
                 metrics: outcome.metrics,
                 result: result
             )
+            if outcome.becameDownload != nil { built.fileURL = outcome.fileURL }
+            let response = built
             monitor?.didSerialize(task, response)
             completionHook?(self, task, response.error)
             self.releaseIfInvalidatedAndIdle()
@@ -310,7 +313,8 @@ public final class SessionManager: Sendable {
         }
         // Hooks are the caller's code, which must not run on the engine thread; monitors only
         // enqueue, so they may.
-        if isPassthrough && completionHook == nil && metricsHook == nil {
+        // A data task that became a download moves its file: never on the engine thread.
+        if isPassthrough && completionHook == nil && metricsHook == nil && outcome.becameDownload == nil {
             work()
         } else {
             processingQueue.async(execute: work)

@@ -26,6 +26,9 @@ public final class SessionTask: Sendable, Hashable, CustomStringConvertible {
         case upload
         /// The response body is streamed to a file.
         case download
+        /// The rest of a data task's body, read through a ``SessionStreamTask``
+        /// (``ResponseDisposition/becomeStream``).
+        case stream
     }
 
     /// Unique within the process.
@@ -311,6 +314,9 @@ struct TransferOutcome: @unchecked Sendable {
     var metrics: TaskMetrics?
     /// The downloaded file, for download tasks that succeeded.
     var fileURL: URL? = nil
+    /// How a download task that a data task became (``ResponseDisposition/becomeDownload``)
+    /// finishes its file before the data task's completion handler sees it.
+    var becameDownload: DownloadSerializer? = nil
 
     /// The response, built now if a hook already needed it, else on first access.
     var lazyResponse: LazyResponse? {

@@ -206,6 +206,53 @@ import Testing
         #expect(done.dispositionDecided(.cancel) == .none)
     }
 
+    @Test func becomeDownloadSwitchesTheSinkThenReceives() {
+        var machine = awaitingDisposition()
+        #expect(machine.dispositionDecided(.becomeDownload) == .switchSink(.becomeDownload))
+        // Still paused for receiving until the new sink is in place: no byte reaches the old one.
+        #expect(machine.state == .awaitingDisposition)
+        #expect(machine.pause == .receiving)
+        #expect(machine.bodyChunk(count: 1) == .refuse)
+        var switched = awaitingDisposition()
+        _ = switched.dispositionDecided(.becomeDownload)
+        #expect(switched.sinkSwitched() == .setPause(.none))
+        #expect(switched.state == .receiving)
+        #expect(switched.sinkSwitched() == .none)
+    }
+
+    @Test func becomeStreamSwitchesTheSinkToo() {
+        var machine = awaitingDisposition()
+        #expect(machine.dispositionDecided(.becomeStream) == .switchSink(.becomeStream))
+        #expect(machine.sinkSwitched() == .setPause(.none))
+        #expect(machine.state == .receiving)
+    }
+
+    @Test func aSwitchWhileSuspendedWaitsForTheResume() {
+        var machine = awaitingDisposition()
+        #expect(machine.suspend() == .setPause(.all))
+        #expect(machine.dispositionDecided(.becomeDownload) == .switchSink(.becomeDownload))
+        #expect(machine.sinkSwitched() == .none)
+        #expect(machine.state == .receiving)
+        #expect(machine.resume() == .setPause(.none))
+    }
+
+    @Test func aFailedSwitchFailsWithTheRecordedError() {
+        var machine = awaitingDisposition()
+        _ = machine.dispositionDecided(.becomeDownload)
+        #expect(machine.fail(GannetError(.bodyStreamFailed, "disk full")) == .fail(.recorded))
+        #expect(machine.state == .finished)
+        #expect(machine.sinkSwitched() == .none)
+    }
+
+    @Test func sinkSwitchedOutsideASwitchIsIgnored() {
+        var fresh = Machine()
+        #expect(fresh.sinkSwitched() == .none)
+        #expect(fresh.state == .awaitingHead)
+        var receiving = awaitingDisposition()
+        _ = receiving.dispositionDecided(.allow)
+        #expect(receiving.sinkSwitched() == .none)
+    }
+
     @Test func aHopEndingWhileAwaitingADispositionEndsTheTransfer() {
         var machine = awaitingDisposition()
         #expect(machine.hopEnded(code: 28) == .fail(.libcurl(28)))

@@ -100,9 +100,14 @@ extension Transfer {
             )
             return answer(machine.headParsed(.deliver), lineLength: lineLength)
         }
-        if let decide = hooks.dataTaskDidReceiveResponse, let response, decide(task.manager, task, response) == .cancel
-        {
-            return answer(machine.stop(TransportError.cancelled(.byDisposition, url: url)), lineLength: lineLength)
+        if let decide = hooks.dataTaskDidReceiveResponse, let response {
+            let disposition = decide(task.manager, task, response)
+            if disposition == .cancel {
+                return answer(machine.stop(TransportError.cancelled(.byDisposition, url: url)), lineLength: lineLength)
+            }
+            if let error = switchSink(for: disposition) {
+                return answer(machine.stop(error), lineLength: lineLength)
+            }
         }
         if let deferred = hooks.dataTaskDidReceiveResponseDeferred, let response {
             let action = machine.headParsed(.deliverAfterDisposition)

@@ -41,11 +41,17 @@ extension Transfer {
             sink.replace()
             observer.transferDidReceiveHead(part, response: response)
             task.monitor?.didReceiveResponse(task, LazyResponse(head: part, url: url))
-            if let decide = hooks.dataTaskDidReceiveResponse, let response,
-                decide(task.manager, task, response) == .cancel
-            {
-                machine.stop(TransportError.cancelled(.byDisposition, url: url))
-                return false
+            if let decide = hooks.dataTaskDidReceiveResponse, let response {
+                let disposition = decide(task.manager, task, response)
+                if disposition == .cancel {
+                    machine.stop(TransportError.cancelled(.byDisposition, url: url))
+                    return false
+                }
+                // A part cannot continue elsewhere: switchSink refuses it while parts are split.
+                if let error = switchSink(for: disposition) {
+                    machine.stop(error)
+                    return false
+                }
             }
         case .partBody(let bytes):
             bytes.withUnsafeBytes { try? sink.write($0) }

@@ -11,10 +11,11 @@ final class Transfer: @unchecked Sendable {
     // @unchecked: all mutable state is read and written on the engine thread only (engine
     // commands and the libcurl callbacks it drives). Other threads hold a Transfer only as a
     // ``TransferDriver`` (whose methods only queue engine commands) or a token inside a command.
-    /// The task as hooks and event monitors see it.
-    let task: SessionTask
-    /// Where the transfer reports its progress and outcome.
-    let observer: any TransferObserver
+    /// The task as hooks and event monitors see it; the download task that replaces it after
+    /// `.becomeDownload` (Transfer+Disposition.swift).
+    var task: SessionTask
+    /// Where the transfer reports its progress and outcome; replaced with ``task``.
+    var observer: any TransferObserver
     unowned let engine: CurlEngine
     let hooks: SessionHooks
     /// Numbers transfers for the life of the process; never reused (docs/engine.md).
@@ -38,7 +39,8 @@ final class Transfer: @unchecked Sendable {
     /// Built from `head` only when a hook needs it during the transfer; otherwise the
     /// processing queue builds it, off the engine thread.
     var response: HTTPURLResponse?
-    let sink: any BodySink
+    /// Replaced once at most, by a disposition that continues the body elsewhere.
+    var sink: any BodySink
     /// Splits a `multipart/x-mixed-replace` body of a data task into parts (docs/core.md).
     var mixedReplace: MixedReplaceParser?
     var receivedBytes: Int64 = 0
@@ -171,6 +173,12 @@ final class Transfer: @unchecked Sendable {
         case .fail(let failure):
             engine.detach(self)
             finish(error: error(for: failure))
+        case .switchSink(let disposition):
+            if let error = switchSink(for: disposition) {
+                perform(machine.fail(error))
+            } else {
+                perform(machine.sinkSwitched())
+            }
         case .finish:
             engine.detach(self)
             if mixedReplace != nil {

@@ -100,6 +100,10 @@ struct TransferStateMachine {
         case fail(Failure)
         /// Complete the task cancelled (and take its handle out of the multi handle).
         case cancel(CancellationCause)
+        /// A disposition continues the body in another sink (and task): switch, then report
+        /// ``TransferStateMachine/sinkSwitched()``, or ``TransferStateMachine/fail(_:)`` when
+        /// the switch failed.
+        case switchSink(ResponseDisposition)
     }
 
     /// The most of a followed redirect's body read before the hop is cut short.
@@ -231,11 +235,21 @@ struct TransferStateMachine {
     // MARK: Commands
 
     /// The deferred disposition hook answered. `.allow` receives the body (``Action/setPause(_:)``
-    /// lifting the receive pause, ``Action/none`` while suspended); `.cancel` cancels. Late or
-    /// repeated answers return ``Action/none``.
+    /// lifting the receive pause, ``Action/none`` while suspended); `.cancel` cancels;
+    /// `.becomeDownload` answers ``Action/switchSink(_:)`` and keeps awaiting until
+    /// ``sinkSwitched()``. Late or repeated answers return ``Action/none``.
     mutating func dispositionDecided(_ disposition: ResponseDisposition) -> Action {
         guard state == .awaitingDisposition else { return .none }
         if disposition == .cancel { return end(.cancel(.disposition)) }
+        if disposition == .becomeDownload || disposition == .becomeStream { return .switchSink(disposition) }
+        state = .receiving
+        return isSuspended ? .none : .setPause(pause)
+    }
+
+    /// The sink a disposition asked for is in place: receive into it, as after `.allow`.
+    /// ``Action/none`` unless a switch was awaited.
+    mutating func sinkSwitched() -> Action {
+        guard state == .awaitingDisposition else { return .none }
         state = .receiving
         return isSuspended ? .none : .setPause(pause)
     }
