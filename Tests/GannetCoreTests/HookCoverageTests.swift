@@ -124,9 +124,10 @@ struct HookCoverageTests {
         let notes = recorder(token)
         let firstChunk = Mutex(false)
         manager.setDataTaskDidReceiveData { _, _, _ in firstChunk.withLock { $0 = true } }
-        // 40 bytes, one every 50 ms: 2 s, so the pause lands mid-body.
+        // 200 bytes, one every 100 ms: 20 s, so the pause lands mid-body even when Foundation runs
+        // the Progress's handler seconds late on a loaded machine (a 2 s body was seen to end first).
         let url = URL(
-            string: servers.url(.slowBody(bytes: 40, intervalMilliseconds: 50)).absoluteString + "&t=\(token)"
+            string: servers.url(.slowBody(bytes: 200, intervalMilliseconds: 100)).absoluteString + "&t=\(token)"
         )!
         let box = Mutex<SessionTask?>(nil)
         let done = Mutex<DataResponse<Data>?>(nil)
@@ -158,7 +159,7 @@ struct HookCoverageTests {
         #expect(completed.count == 1)
         let response = try #require(done.withLock { $0 })
         #expect(response.error == nil)
-        #expect(response.data?.count == 40)
+        #expect(response.data?.count == 200)
     }
 
     @Test func pausingTheUploadProgressSuspendsTheTaskToo() async throws {
