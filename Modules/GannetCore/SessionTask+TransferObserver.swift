@@ -12,7 +12,13 @@ extension SessionTask: TransferObserver {
     func transferDidReceiveHead(_ head: ResponseHead, response: HTTPURLResponse?) {
         let expected = head.expectedContentLength
         storage.withLock { storage in
-            if let response { storage.response = response }
+            if let response {
+                storage.response = response
+            } else if let url = storage.currentRequest?.url ?? originalRequest?.url {
+                // `response` is documented as available once the head arrived; built on first
+                // access, so a task nobody asks costs no HTTPURLResponse here.
+                storage.lazyResponse = LazyResponse(head: head, url: url)
+            }
             storage.countOfBytesExpectedToReceive = expected
         }
         existingProgress(upload: false)?.totalUnitCount = expected
