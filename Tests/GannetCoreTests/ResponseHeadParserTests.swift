@@ -202,6 +202,22 @@ struct ResponseHeadParserTests {
         #expect(thrownCode { _ = try feed.line(second) } == .protocolViolation)
     }
 
+    /// A continuation line would make the value "5 10" for the caller while the conflicting-length
+    /// check saw only "5", and libcurl frames the body by its own reading of the field.
+    @Test(arguments: ["Content-Length: 5", "content-length:"])
+    func aFoldedContentLengthIsAProtocolViolation(first: String) throws {
+        var feed = Feed()
+        _ = try feed.line("HTTP/1.1 200 OK")
+        _ = try feed.line(first)
+        #expect(thrownCode { _ = try feed.line(" 10") } == .protocolViolation)
+    }
+
+    @Test func aBlankContinuationOfContentLengthChangesNothing() throws {
+        var feed = Feed()
+        let head = try feed.head(["HTTP/1.1 200 OK", "Content-Length: 5", " "])
+        #expect(head.expectedContentLength == 5)
+    }
+
     @Test(arguments: [
         ("Content-Length: 1000", Int64(1000)),
         ("X-No-Length: 1", -1),

@@ -79,6 +79,12 @@ struct ResponseHeadParser {
             // has no leading or trailing whitespace (RFC 9110 §5.5), so a blank continuation
             // adds nothing (found by the response-head fuzz target, docs/reliability.md).
             let continuation = String(decoding: Self.trimmed(line), as: UTF8.self)
+            // A folded Content-Length would frame the body one way in the head the caller sees
+            // ("5 10") and another in libcurl, and would slip past the conflicting-length check
+            // above: RFC 9112 §6.3 makes an invalid Content-Length unrecoverable.
+            if !continuation.isEmpty, ASCII.equalsIgnoringCase(fields[fields.count - 1].name, "content-length") {
+                throw GannetError(.protocolViolation, "The response folds its Content-Length header over two lines")
+            }
             if !continuation.isEmpty {
                 let value = fields[fields.count - 1].value
                 fields[fields.count - 1].value = value.isEmpty ? continuation : value + " " + continuation
