@@ -66,6 +66,9 @@ extension EasyHandle {
         set(CURLOPT_PROTOCOLS_STR, "http,https")
         set(CURLOPT_FOLLOWLOCATION, false)
         set(CURLOPT_SUPPRESS_CONNECT_HEADERS, true)
+        // libcurl's default since 7.42.1, stated: the request's headers go to the origin only,
+        // CURLOPT_PROXYHEADER's to the proxy only (Transfer.configure).
+        set(CURLOPT_HEADEROPT, Int(CURLHEADER_SEPARATE))
         _ = ccurl_easy_setopt_write_function(raw, CURLOPT_HEADERFUNCTION, transferHeaderCallback)
         _ = ccurl_easy_setopt_write_function(raw, CURLOPT_WRITEFUNCTION, transferWriteCallback)
         _ = ccurl_easy_setopt_read_function(raw, transferReadCallback)

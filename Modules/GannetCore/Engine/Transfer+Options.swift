@@ -82,12 +82,20 @@ extension Transfer {
         var removed = ["Expect"]
         let expectedToSend = try configureBody(easy, method: method, fields: &fields, removed: &removed)
 
+        // A caller's `Proxy-Authorization` is for the proxy: libcurl's proxy list reaches the
+        // proxy only (a plain proxied request and a tunnel's CONNECT), never the origin inside a
+        // tunnel, and no one when no proxy is used (docs/engine.md, "A transfer's life", step 3).
+        let proxyFields = fields.filter { ASCII.equalsIgnoringCase($0.0, "proxy-authorization") }
+        fields.removeAll { ASCII.equalsIgnoringCase($0.0, "proxy-authorization") }
         // `Name;` sends an empty value, `Name:` removes a header libcurl would add itself.
         var lines = fields.map { name, value in value.isEmpty ? "\(name);" : "\(name): \(value)" }
         lines += removed.map { "\($0):" }
         let list = HeaderList(lines)
         headerList = list
         easy.set(CURLOPT_HTTPHEADER, pointer: UnsafeMutableRawPointer(list.raw))
+        let proxyList = proxyFields.isEmpty ? nil : HeaderList(proxyFields.map { "\($0.0): \($0.1)" })
+        proxyHeaderList = proxyList
+        easy.set(CURLOPT_PROXYHEADER, pointer: proxyList.map { UnsafeMutableRawPointer($0.raw) } ?? nil)
         observer.transferWillSend(request, expectedToSend: expectedToSend)
         touch()
     }

@@ -31,6 +31,8 @@ final class Transfer: @unchecked Sendable {
     var bodySource: BodySource?
     var easy: EasyHandle?
     var headerList: HeaderList?
+    /// Headers for the proxy only (`CURLOPT_PROXYHEADER`): a caller's `Proxy-Authorization`.
+    var proxyHeaderList: HeaderList?
     var reader: (any BodyReader)?
     var parser: ResponseHeadParser
     /// Where a redirect being followed leads.
@@ -107,6 +109,7 @@ final class Transfer: @unchecked Sendable {
         defer {
             easy = nil
             headerList = nil
+            proxyHeaderList = nil
         }
         return easy
     }

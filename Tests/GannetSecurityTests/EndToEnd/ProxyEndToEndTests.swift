@@ -90,6 +90,37 @@ struct ProxyEndToEndTests {
         #expect(wrong.trusts.first?.certificateChain.first == goodLeaf.derEncoded)
     }
 
+    /// A `Proxy-Authorization` the caller sets on an `https` request is for the proxy: it
+    /// opens the tunnel (the proxy answers `407` without it) and never reaches the origin inside
+    /// it. libcurl sends a request's own headers to the origin only, so without Gannet moving
+    /// the header to the proxy's list the `CONNECT` went without it and the origin got it.
+    @Test func aCallersProxyAuthorizationOpensTheTunnelAndNeverReachesTheOrigin() async throws {
+        let servers = try EndToEnd.servers()
+        let (origin, port) = try await startOrigin(servers)
+        defer { origin.stop() }
+        let manager = EndToEnd.manager(
+            PublicKeysTrustEvaluator(
+                pins: try PinSet([try EndToEnd.leaf(.good).publicKeyPin]),
+                trustStore: try EndToEnd.testCA()
+            )
+        ) { $0.proxy = .url(servers.authenticatingProxy) }
+        defer { manager.invalidateAndCancel() }
+        let credentials = "\(servers.proxyCredentials.user):\(servers.proxyCredentials.password)"
+        let header = "Basic " + Data(credentials.utf8).base64EncodedString()
+        let marker = "m\(UUID().uuidString.replacingOccurrences(of: "-", with: ""))"
+        var request = URLRequest(url: URL(string: "https://localhost:\(port)/echo?\(marker)")!)
+        request.setValue(header, forHTTPHeaderField: "Proxy-Authorization")
+        let response = await manager.response(for: request, serializer: .passthrough)
+        #expect(response.response?.statusCode == 200, "\(String(describing: response.error))")
+        let seenByOrigin = String(decoding: response.data ?? Data(), as: UTF8.self)
+        #expect(seenByOrigin.hasPrefix("GET /echo?\(marker) HTTP/1.1"), "\(seenByOrigin)")
+        #expect(!seenByOrigin.lowercased().contains("proxy-authorization"), "\(seenByOrigin)")
+        #expect(!seenByOrigin.contains(header), "\(seenByOrigin)")
+        let log = proxyLog(servers)
+        let connect = try #require(log.range(of: "CONNECT localhost:\(port) HTTP/1.1"), "no CONNECT in the proxy's log")
+        #expect(log[connect.upperBound...].prefix(400).contains(header), "the CONNECT went without the caller's header")
+    }
+
     /// A redirect from a host reached through the proxy to one reached directly (`bypass`):
     /// the proxy got the credentials, the origin after the redirect gets neither them nor a
     /// `Proxy-Authorization` header the caller set.
@@ -108,8 +139,14 @@ struct ProxyEndToEndTests {
         let manager = SessionManager(configuration: configuration)
         defer { manager.invalidateAndCancel() }
         var request = URLRequest(url: start)
+        let expected =
+            "Basic "
+            + Data("\(servers.proxyCredentials.user):\(servers.proxyCredentials.password)".utf8)
+            .base64EncodedString()
         if callerSetsTheHeader {
-            request.setValue("Basic Y2FsbGVyOnNlY3JldA==", forHTTPHeaderField: "Proxy-Authorization")
+            // The caller's header takes the place of the configuration's credentials (as curl's
+            // `-H` does over `--proxy-user`), so it must be one the proxy accepts.
+            request.setValue(expected, forHTTPHeaderField: "Proxy-Authorization")
         }
         let response = await manager.response(for: request, serializer: .passthrough)
         #expect(response.response?.statusCode == 200, "\(String(describing: response.error))")
@@ -122,10 +159,6 @@ struct ProxyEndToEndTests {
         // The first hop went through the proxy, with the configured credentials.
         let log = proxyLog(servers)
         let hop = try #require(log.range(of: "GET \(start.absoluteString) HTTP/1.1"), "the first hop skipped the proxy")
-        let expected =
-            "Basic "
-            + Data("\(servers.proxyCredentials.user):\(servers.proxyCredentials.password)".utf8)
-            .base64EncodedString()
         #expect(log[hop.upperBound...].prefix(600).contains(expected))
     }
 }
