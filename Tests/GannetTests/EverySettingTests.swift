@@ -157,9 +157,9 @@ struct EverySettingTests {
                 _ in
             }
         }
-        tasks.forEach { $0.resume() }
+        for task in tasks { task.resume() }
         try await servers.waitForHeldRequests(key: free, "eight requests held at once") { $0.inFlight == 8 }
-        tasks.forEach { $0.cancel() }
+        for task in tasks { task.cancel() }
     }
 
     /// With one idle connection kept, a request to a second host closes the first host's
