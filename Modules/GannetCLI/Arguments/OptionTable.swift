@@ -138,6 +138,11 @@ enum OptionTable {
                 ) { options, _ in
                     options.download = true
                 },
+                OptionDefinition("offline", nil, "Print the request that would be sent, and send nothing") {
+                    options,
+                    _ in
+                    options.offline = true
+                },
                 OptionDefinition("check-status", nil, "Exit with 3, 4 or 5 for a 3xx, 4xx or 5xx response") {
                     options,
                     _ in

@@ -151,6 +151,8 @@ struct Options: Equatable, Sendable {
     var style: Style?
     var interpretation: Interpretation?
     var checkStatus = false
+    /// `--offline`: build the request and print it; send nothing.
+    var offline = false
     var tls = TLS()
     var help = false
     var version = false
@@ -166,6 +168,12 @@ struct Options: Equatable, Sendable {
     func printSelection(stdoutIsTerminal: Bool) -> PrintSelection {
         if let print { return print }
         var selection = PrintSelection()
+        if offline {
+            // httpie's --offline: the request's head and body, and no response to print.
+            selection.requestHeaders = true
+            selection.requestBody = true
+            return selection
+        }
         if verbose {
             selection.requestHeaders = true
             selection.requestBody = true

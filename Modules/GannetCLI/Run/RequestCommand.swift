@@ -11,8 +11,9 @@ struct RequestCommand {
     var pretty: Options.Pretty {
         options.prettiness(stdoutIsTerminal: terminal.stdoutIsTerminal, noColor: terminal.noColor)
     }
-    /// The body goes to a file: heads are printed on stderr, httpie's download layout.
-    var savesToFile: Bool { options.download || options.output != nil }
+    /// The body goes to a file: heads are printed on stderr, httpie's download layout. Not with
+    /// `--offline`, which has no body to save and prints the request on stdout.
+    var savesToFile: Bool { !options.offline && (options.download || options.output != nil) }
 
     func run() async throws -> ExitStatus {
         var invocation = self.invocation
@@ -32,6 +33,12 @@ struct RequestCommand {
             invocation.method = "GET"
         }
         let request = try RequestBuilder.build(invocation, rawBody: rawBody)
+        if options.offline {
+            // No session is made, so no connection is opened; the request line names the
+            // protocol that would be tried first.
+            printRequest(request, httpVersion: nil)
+            return .success
+        }
         let session = SessionManager(
             configuration: try SessionSettings.configuration(for: options, url: invocation.url)
         )
