@@ -153,11 +153,22 @@ enum OptionTable {
         (
             "Request",
             [
-                OptionDefinition("auth", "a", value: "USER:PASS", "HTTP Basic authentication") { options, value in
-                    guard value.contains(":") else {
-                        throw CLIError.usage("--auth takes USER:PASSWORD (gannet does not prompt for a password)")
-                    }
+                OptionDefinition(
+                    "auth",
+                    "a",
+                    value: "USER[:PASS]",
+                    "Credentials; without :PASS the password is asked for on the terminal (a TOKEN for bearer)"
+                ) { options, value in
+                    guard !value.isEmpty else { throw CLIError.usage("--auth needs USER[:PASSWORD] or a token") }
                     options.auth = value
+                },
+                OptionDefinition("auth-type", "A", value: "TYPE", "How --auth is sent: basic (default) or bearer") {
+                    options,
+                    value in
+                    guard let type = Options.AuthType(rawValue: value) else {
+                        throw CLIError.usage("--auth-type takes basic or bearer, not \(value.debugDescription)")
+                    }
+                    options.authType = type
                 },
                 OptionDefinition("follow", "F", "Follow redirects (not followed by default, as in httpie)") {
                     options,

@@ -62,6 +62,14 @@ struct Options: Equatable, Sendable {
         }
     }
 
+    /// `--auth-type`: httpie's names.
+    enum AuthType: String, Equatable, Sendable, CaseIterable {
+        /// `Authorization: Basic`, sent with the first request (RFC 7617).
+        case basic
+        /// `Authorization: Bearer TOKEN` (RFC 6750).
+        case bearer
+    }
+
     /// The response serializer `--as` chooses.
     enum Interpretation: String, Equatable, Sendable, CaseIterable {
         case json, xml, string, data
@@ -135,7 +143,11 @@ struct Options: Equatable, Sendable {
     var ignoreStdin = false
     var output: String?
     var download = false
+    /// `--auth`: `USER:PASS`, `USER` (the password is asked for on the terminal), or a token
+    /// for `--auth-type bearer`.
     var auth: String?
+    /// `--auth-type`: how ``auth`` is sent.
+    var authType: AuthType = .basic
     var follow = false
     var maxRedirects: Int?
     var timeout: Double?

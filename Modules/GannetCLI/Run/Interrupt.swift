@@ -46,6 +46,22 @@ enum Interrupt {
         pthread_sigmask(SIG_UNBLOCK, &unblock, nil)
     }
 
+    /// Runs `body`, a read that nothing can cancel (the password prompt's), so that a Ctrl-C
+    /// during it runs `cleanup` and exits with 130 at once; afterwards Ctrl-C does what it did.
+    static func exitingAtOnce<T>(cleanup: @escaping @Sendable () -> Void, _ body: () throws -> T) rethrows -> T {
+        let previous = action.withLock { current in
+            defer {
+                current = {
+                    cleanup()
+                    exit(130)
+                }
+            }
+            return current
+        }
+        defer { action.withLock { $0 = previous } }
+        return try body()
+    }
+
     /// What the first Ctrl-C does (`CommandRunner` cancels the command's Swift task, which
     /// cancels the transfer it awaits). Runs at once when a Ctrl-C came before it was set.
     static func onInterrupt(_ body: @escaping @Sendable () -> Void) {

@@ -25,17 +25,23 @@ enum RequestBuilder {
         configuration.arrayEncoding = .noBrackets
         configuration.setValue(nil, forHTTPHeaderField: "Accept-Language")
         configuration.setValue(nil, forHTTPHeaderField: "User-Agent")
-        // RFC 7617 Basic credentials; an explicit Authorization item wins.
+        // `--auth`, as `--auth-type` says; an explicit Authorization item wins. A password
+        // missing from USER was asked for before the request is built (PasswordPrompt).
         if let auth = options.auth, request.value(forHTTPHeaderField: "Authorization") == nil {
-            // `--auth` holds a colon (checked when parsed): the user name ends at the first one.
-            let colon = auth.firstIndex(of: ":") ?? auth.endIndex
-            request.setValue(
-                DefaultHeaders.basicAuthorization(
-                    username: String(auth[..<colon]),
-                    password: String(auth[colon...].dropFirst())
-                ),
-                forHTTPHeaderField: "Authorization"
-            )
+            switch options.authType {
+            case .basic:
+                // RFC 7617: the user name ends at the first colon.
+                let colon = auth.firstIndex(of: ":") ?? auth.endIndex
+                request.setValue(
+                    DefaultHeaders.basicAuthorization(
+                        username: String(auth[..<colon]),
+                        password: String(auth[colon...].dropFirst())
+                    ),
+                    forHTTPHeaderField: "Authorization"
+                )
+            case .bearer:
+                request.setValue("Bearer \(auth)", forHTTPHeaderField: "Authorization")
+            }
         }
 
         if let body = invocation.body, let rawBody {

@@ -32,6 +32,7 @@ struct RequestCommand {
         if case .empty = rawBody, !invocation.methodIsExplicit, !invocation.items.contains(where: \.isData) {
             invocation.method = "GET"
         }
+        try PasswordPrompt.complete(&invocation.options, host: invocation.url.host ?? "")
         let request = try RequestBuilder.build(invocation, rawBody: rawBody)
         if options.offline {
             // No session is made, so no connection is opened; the request line names the

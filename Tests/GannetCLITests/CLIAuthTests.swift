@@ -1,0 +1,77 @@
+import Foundation
+import GannetTestSupport
+import Testing
+
+/// `--auth` and `--auth-type`: bearer tokens, and the password `--auth USER` leaves out, asked
+/// for on the terminal with echo off (as httpie does), or refused where there is no terminal.
+@Suite("gannet --auth and --auth-type")
+struct CLIAuthTests: CLIServerSuite {
+    let servers: TestServers
+
+    init() throws {
+        servers = try TestServers.shared()
+    }
+
+    @Test func aBearerTokenIsSentAsItIs() async throws {
+        let result = try await GannetBinary.run(["-A", "bearer", "-a", "t0ken:with:colons", "\(httpbin)/bearer"])
+        #expect(result.status == 0, "\(result.err)")
+        #expect(try result.json()["token"] as? String == "t0ken:with:colons")
+        #expect(try result.json()["authenticated"] as? Bool == true)
+    }
+
+    /// The password is typed into a pseudo-terminal after the prompt appears; what the terminal
+    /// shows never contains it, and httpbin accepted it.
+    @Test func aMissingPasswordIsAskedForWithoutEcho() async throws {
+        let password = "hunter2-\(UUID().uuidString.prefix(8))"
+        let script = """
+            import os, pty, sys, select, time
+            pid, fd = pty.fork()
+            if pid == 0:
+                os.execv(sys.argv[1], sys.argv[1:])
+            seen = b""
+            typed = False
+            deadline = time.monotonic() + 60
+            while time.monotonic() < deadline:
+                ready, _, _ = select.select([fd], [], [], 0.05)
+                if ready:
+                    try:
+                        chunk = os.read(fd, 65536)
+                    except OSError:
+                        break
+                    if not chunk:
+                        break
+                    seen += chunk
+                if not typed and b"password for user@" in seen:
+                    os.write(fd, os.environ["GANNET_TYPED"].encode() + b"\\n")
+                    typed = True
+            _, status = os.waitpid(pid, 0)
+            sys.stdout.write(seen.decode("utf-8", "replace"))
+            sys.exit(os.waitstatus_to_exitcode(status))
+            """
+        let url = "\(httpbin)/basic-auth/user/\(password)"
+        let result = try await GannetBinary.run(
+            executable: URL(fileURLWithPath: "/usr/bin/env"),
+            arguments: ["python3", "-c", script, try GannetBinary.location().path, "--auth", "user", "-b", url],
+            in: nil,
+            timeout: .seconds(90),
+            environment: ["GANNET_TYPED": password]
+        )
+        #expect(result.status == 0, "\(result.out) \(result.err)")
+        #expect(result.out.contains("gannet: password for user@127.0.0.1: "), "\(result.out)")
+        #expect(result.out.contains(#""authenticated": true"#), "\(result.out)")
+        #expect(!result.out.contains(password), "the password was echoed: \(result.out)")
+    }
+
+    /// `setsid` starts gannet without a controlling terminal: nothing to ask on, a usage error,
+    /// and no request sent with a missing password.
+    @Test func withoutATerminalAMissingPasswordIsAUsageError() async throws {
+        let result = try await GannetBinary.run(
+            executable: URL(fileURLWithPath: "/usr/bin/setsid"),
+            arguments: ["-w", try GannetBinary.location().path, "--auth", "user", "\(httpbin)/basic-auth/user/pass"],
+            in: nil,
+            timeout: .seconds(60)
+        )
+        #expect(result.status == 2, "\(result.out) \(result.err)")
+        #expect(result.err.contains("no terminal to ask for it on"), "\(result.err)")
+    }
+}
