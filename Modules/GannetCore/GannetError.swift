@@ -61,6 +61,10 @@ public struct GannetError: Error, Sendable, CustomStringConvertible {
         /// existing directory (never replaced), or the file system refused the move. The
         /// downloaded file is deleted; a file that was at the destination is left as it was.
         public static let downloadMoveFailed = Code("downloadMoveFailed")
+        /// Writing the response body to the caller's `OutputStream` failed, or the stream took
+        /// no byte for the request's timeout; the stream's `streamError`, if it gave one, is the
+        /// ``GannetError/underlyingError``.
+        public static let outputStreamFailed = Code("outputStreamFailed")
     }
 
     /// What kind of failure this is.

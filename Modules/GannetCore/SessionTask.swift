@@ -243,6 +243,11 @@ public final class SessionTask: Sendable, Hashable, CustomStringConvertible {
         storage.withLock({ $0.driver })?.resumeReading()
     }
 
+    /// The body's consumer failed (an output stream): the transfer ends with `error`.
+    func failTransfer(_ error: GannetError) {
+        storage.withLock({ $0.driver })?.fail(error)
+    }
+
     // MARK: Engine-facing
 
     /// Hands the task its transfer's driver and starts it; returns what `cancel()` or

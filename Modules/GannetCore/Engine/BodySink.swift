@@ -26,9 +26,21 @@ protocol BodySink: AnyObject {
 
     /// A new part of a `multipart/x-mixed-replace` body begins: what it replaces is dropped.
     func replace()
+
+    /// Ends the sink and hands the outcome on. Sinks that hold their body when the transfer
+    /// ends close into the outcome (``close(_:)``) and deliver it at once; one that still has
+    /// bytes to write (an output stream) delivers it from its own queue once they are written
+    /// (docs/engine.md, "Output streams").
+    func finish(_ outcome: TransferOutcome, deliver: @escaping @Sendable (TransferOutcome) -> Void)
 }
 
 extension BodySink {
+    func finish(_ outcome: TransferOutcome, deliver: @escaping @Sendable (TransferOutcome) -> Void) {
+        var outcome = outcome
+        close(&outcome)
+        deliver(outcome)
+    }
+
     /// Sinks that never fall behind are never full.
     func pauseIfFull() -> Bool { false }
 
@@ -37,17 +49,20 @@ extension BodySink {
 }
 
 /// Which sink a task's transfers use: memory (data tasks), a temporary file (download tasks),
-/// or an async consumer (byte streams). Each transfer makes its own with ``makeSink()``.
+/// an async consumer (byte streams) or a caller's `OutputStream`. Each transfer makes its own
+/// with ``makeSink(idleTimeout:)``; `idleTimeout` is the transfer's request timeout.
 enum BodySinkKind: Sendable {
     case memory
     case file
     case stream(ByteStreamState)
+    case outputStream(OutputStreamWriter)
 
-    func makeSink() -> any BodySink {
+    func makeSink(idleTimeout: TimeInterval) -> any BodySink {
         switch self {
         case .memory: return MemorySink()
         case .file: return FileSink()
         case .stream(let state): return ByteStreamSink(state: state)
+        case .outputStream(let writer): return OutputStreamSink(writer: writer, idleTimeout: idleTimeout)
         }
     }
 }

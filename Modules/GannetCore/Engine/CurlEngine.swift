@@ -31,6 +31,8 @@ final class CurlEngine: @unchecked Sendable {
         case disposition(ResponseDisposition)
         /// A byte-stream consumer caught up.
         case resumeReading
+        /// The body's consumer failed (an output stream's write): the transfer ends with it.
+        case fail(GannetError)
         /// The request body stream has bytes (or its end) for a transfer whose read callback
         /// paused sending.
         case resumeSending

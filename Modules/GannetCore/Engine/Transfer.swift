@@ -80,7 +80,6 @@ final class Transfer: @unchecked Sendable {
         self.request = request
         callerURL = task.originalRequest?.url
         bodySource = task.body
-        sink = task.sink.makeSink()
         parser = ResponseHeadParser(limits: engine.configuration.limits)
         errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE))
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE))
@@ -89,6 +88,7 @@ final class Transfer: @unchecked Sendable {
         let chosen = request.timeoutInterval > 0 && request.timeoutInterval != Self.defaultRequestTimeout
         let seconds = chosen ? request.timeoutInterval : engine.configuration.timeoutIntervalForRequest
         idleTimeout = UInt64(max(seconds, 0.001) * 1e9)
+        sink = task.sink.makeSink(idleTimeout: max(seconds, 0.001))
         startedAt = MonotonicClock.nanoseconds()
         lastActivity = startedAt
     }
@@ -133,6 +133,8 @@ final class Transfer: @unchecked Sendable {
             perform(machine.dispositionDecided(disposition))
         case .resumeReading:
             perform(machine.consumerDrained())
+        case .fail(let error):
+            if let url { perform(machine.fail(TransportError.urlError(gannet: error, url: url))) }
         case .resumeSending:
             if machine.isLive, easy != nil { touch() }
             perform(machine.bodySourceReady())
@@ -307,14 +309,14 @@ final class Transfer: @unchecked Sendable {
 
     private func finish(outcome: TransferOutcome) {
         var outcome = outcome
-        sink.close(&outcome)
         metrics.totalDuration = Double(MonotonicClock.nanoseconds() &- startedAt) / 1e9
         metrics.countOfRequestBodyBytesSent = sentBytes
         metrics.countOfResponseBodyBytesReceived = receivedBytes
         reportProgress(final: true)
         reader = nil
         outcome.metrics = metrics
-        observer.transferDidEnd(outcome)
+        let observer = self.observer
+        sink.finish(outcome) { observer.transferDidEnd($0) }
     }
 
     /// Reports the byte counts; the handlers are called at most every 50 ms (``ProgressThrottle``).
@@ -412,4 +414,5 @@ extension Transfer: TransferDriver {
     func suspend() { engine.submit(.transfer(self, .suspend)) }
     func resume() { engine.submit(.transfer(self, .resume)) }
     func resumeReading() { engine.submit(.transfer(self, .resumeReading)) }
+    func fail(_ error: GannetError) { engine.submit(.transfer(self, .fail(error))) }
 }

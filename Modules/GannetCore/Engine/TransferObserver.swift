@@ -12,7 +12,8 @@ protocol TransferObserver: AnyObject, Sendable {
     /// progress handlers should be called now (``ProgressThrottle``); `final` is the last report.
     func transferDidProgress(received: Int64, sent: Int64, notifiesHandlers: Bool, final: Bool)
 
-    /// The transfer ended; called once.
+    /// The transfer ended; called once. On the engine thread, except for an output stream's
+    /// successful transfer, reported from the stream's writer once the last byte is written.
     func transferDidEnd(_ outcome: TransferOutcome)
 }
 
@@ -29,4 +30,6 @@ protocol TransferDriver: Sendable {
     func resume()
     /// A byte-stream consumer caught up: read again.
     func resumeReading()
+    /// The body's consumer failed (an output stream): end the transfer with `error`.
+    func fail(_ error: GannetError)
 }

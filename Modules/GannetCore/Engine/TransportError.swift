@@ -44,6 +44,7 @@ enum TransportError {
         case .headersTooLarge, .protocolViolation: return .badServerResponse
         case .bodyTooLarge, .decompressionBomb: return .dataLengthExceedsMaximum
         case .bodyStreamFailed: return .requestBodyStreamExhausted
+        case .outputStreamFailed: return .cannotWriteToFile
         case .serverTrustRejected:
             return (error.underlyingError as? any URLErrorCodeProviding)?.urlErrorCode ?? .serverCertificateUntrusted
         case .timedOut: return .timedOut
