@@ -43,12 +43,28 @@ public struct SessionConfiguration: Sendable {
     /// about a fifth of the client CPU of a small request on loopback.
     public var postsTaskNotifications: Bool = true
 
+    /// Where cookies are kept: sent with every request (and every redirect hop) whose
+    /// `httpShouldHandleCookies` is true, and stored from every response head's `Set-Cookie`.
+    /// `HTTPCookieStorage.shared` by default, as URLSession's default configuration (on Linux
+    /// it is a file under `$XDG_DATA_HOME`, the program's name, `.cookies.shared`);
+    /// ``ephemeral`` keeps them in memory; `nil` neither sends nor stores any
+    /// (docs/auth-cookies-cache.md).
+    public var httpCookieStorage: (any CookieStoring)? = HTTPCookieStorage.shared
+
     /// Creates the default configuration.
     public init() {}
 
     /// The default configuration: certificate verification against the system store, redirects
     /// followed up to 16 hops, decoding of compressed bodies, a 60 s idle timeout.
     public static var `default`: SessionConfiguration { SessionConfiguration() }
+
+    /// The default configuration with nothing kept beyond the session: cookies in a new
+    /// ``EphemeralCookieStorage`` of its own, never written to disk.
+    public static var ephemeral: SessionConfiguration {
+        var configuration = SessionConfiguration()
+        configuration.httpCookieStorage = EphemeralCookieStorage()
+        return configuration
+    }
 
     /// The HTTP versions the engine may use.
     public struct HTTPVersion: Sendable, Hashable {

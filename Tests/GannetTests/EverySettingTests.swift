@@ -15,7 +15,9 @@ import FoundationNetworking
 /// here, at the end.
 @Suite("Every setting has an effect")
 struct EverySettingTests {
-    /// Setting path → `Target/File.swift/testFunction`, under Tests/.
+    /// Setting path → `Target/File.swift/testFunction` under Tests/, several joined by ` + `
+    /// where the effect takes more than one test to show (the serializer sets the request's
+    /// field, the engine honours it).
     static let sessionProofs: [String: String] = [
         "timeoutIntervalForRequest":
             "GannetCoreTests/HostileServerTests.swift/theConfiguredRequestTimeoutAppliesWhenTheRequestHasNone",
@@ -52,6 +54,8 @@ struct EverySettingTests {
         "tls.clientCertificate": "GannetSecurityTests/EndToEnd/MutualTLSTests.swift/accepted",
         "postsTaskNotifications":
             "GannetCoreTests/HookCoverageTests.swift/aManagerThatDoesNotPostTaskNotificationsPostsNone",
+        "httpCookieStorage":
+            "GannetCoreTests/CookieTests.swift/aRedirectChainCarriesTheCookiesEachHopSet + GannetCoreTests/CookieTests.swift/withoutAStorageNoCookieIsKept",
     ]
 
     static let serializerProofs: [String: String] = [
@@ -66,7 +70,8 @@ struct EverySettingTests {
         "stringEncoding": "GannetRequestSerializationTests/QueryStringEncodingTests.swift/stringEncoding",
         "timeoutInterval": "GannetRequestSerializationTests/HTTPRequestSerializerTests.swift/requestOptions",
         "cachePolicy": "GannetRequestSerializationTests/HTTPRequestSerializerTests.swift/requestOptions",
-        "httpShouldHandleCookies": "GannetRequestSerializationTests/HTTPRequestSerializerTests.swift/requestOptions",
+        "httpShouldHandleCookies":
+            "GannetRequestSerializationTests/HTTPRequestSerializerTests.swift/requestOptions + GannetCoreTests/CookieTests.swift/httpShouldHandleCookiesFalseNeitherSendsNorStores",
         "httpRequestHeaders": "GannetRequestSerializationTests/EndToEndTests.swift/headersRoundTrip",
     ]
 
@@ -109,19 +114,26 @@ struct EverySettingTests {
 
     @Test func everyProofIsATest() throws {
         let tests = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        for (setting, proof) in Self.sessionProofs.merging(Self.serializerProofs, uniquingKeysWith: { a, _ in a }) {
-            let file = tests.appendingPathComponent(String(proof[..<proof.lastIndex(of: "/")!]))
-            let name = proof[proof.index(after: proof.lastIndex(of: "/")!)...]
-            let source = try String(contentsOf: file, encoding: .utf8)
-            #expect(source.contains("func \(name)("), "\(setting): \(proof) is not a function in \(file.path)")
-            // The function is a test: an @Test attribute comes before it, with nothing but the
-            // attribute's own lines between.
-            if let range = source.range(of: "func \(name)(") {
-                let before = source[..<range.lowerBound].suffix(400)
-                let attribute = before.range(of: "@Test", options: .backwards)
-                let otherFunc = attribute.map { before[$0.upperBound...].contains("func ") } ?? true
-                #expect(attribute != nil && !otherFunc, "\(setting): \(proof) is not an @Test")
+        let rows = Self.sessionProofs.merging(Self.serializerProofs, uniquingKeysWith: { a, _ in a })
+        for (setting, proofs) in rows {
+            for proof in proofs.components(separatedBy: " + ") {
+                try check(setting, proof, under: tests)
             }
+        }
+    }
+
+    private func check(_ setting: String, _ proof: String, under tests: URL) throws {
+        let file = tests.appendingPathComponent(String(proof[..<proof.lastIndex(of: "/")!]))
+        let name = proof[proof.index(after: proof.lastIndex(of: "/")!)...]
+        let source = try String(contentsOf: file, encoding: .utf8)
+        #expect(source.contains("func \(name)("), "\(setting): \(proof) is not a function in \(file.path)")
+        // The function is a test: an @Test attribute comes before it, with nothing but the
+        // attribute's own lines between.
+        if let range = source.range(of: "func \(name)(") {
+            let before = source[..<range.lowerBound].suffix(400)
+            let attribute = before.range(of: "@Test", options: .backwards)
+            let otherFunc = attribute.map { before[$0.upperBound...].contains("func ") } ?? true
+            #expect(attribute != nil && !otherFunc, "\(setting): \(proof) is not an @Test")
         }
     }
 

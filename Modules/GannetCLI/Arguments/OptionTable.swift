@@ -138,6 +138,14 @@ enum OptionTable {
                 ) { options, _ in
                     options.download = true
                 },
+                OptionDefinition(
+                    "session",
+                    nil,
+                    value: "NAME|PATH",
+                    "Keep cookies and header items for the next command with the same session (a 0600 file)"
+                ) { options, value in
+                    options.session = value
+                },
                 OptionDefinition("offline", nil, "Print the request that would be sent, and send nothing") {
                     options,
                     _ in

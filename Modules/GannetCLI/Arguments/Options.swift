@@ -165,6 +165,8 @@ struct Options: Equatable, Sendable {
     var checkStatus = false
     /// `--offline`: build the request and print it; send nothing.
     var offline = false
+    /// `--session NAME|PATH`: cookies and header items kept between commands (SessionFile).
+    var session: String?
     var tls = TLS()
     var help = false
     var version = false

@@ -33,17 +33,41 @@ struct RequestCommand {
             invocation.method = "GET"
         }
         try PasswordPrompt.complete(&invocation.options, host: invocation.url.host ?? "")
-        let request = try RequestBuilder.build(invocation, rawBody: rawBody)
+        var request = try RequestBuilder.build(invocation, rawBody: rawBody)
+        let cookies = EphemeralCookieStorage()
+        let sessionFile = try options.session.map { try SessionFile($0, for: invocation.url) }
+        let saved = try sessionFile?.load()
+        if let saved { SessionFile.apply(saved, to: &request, storage: cookies) }
         if options.offline {
             // No session is made, so no connection is opened; the request line names the
             // protocol that would be tried first.
             printRequest(request, httpVersion: nil)
             return .success
         }
-        let session = SessionManager(
-            configuration: try SessionSettings.configuration(for: options, url: invocation.url)
-        )
+        var configuration = try SessionSettings.configuration(for: options, url: invocation.url)
+        configuration.httpCookieStorage = cookies
+        let session = SessionManager(configuration: configuration)
         defer { session.invalidateAndCancel() }
+        let outcome: Result<ExitStatus, any Error>
+        do {
+            outcome = .success(try await exchange(request, on: session))
+        } catch {
+            outcome = .failure(error)
+        }
+        // Saved whatever the exchange gave, as httpie does: a login that answered 401 still
+        // set what it set.
+        if let sessionFile, let saved {
+            let headerItems = invocation.items.compactMap { item -> (String, String)? in
+                if case .header(let name, let value) = item { return (name, value) }
+                return nil
+            }
+            try sessionFile.save(saved, headerItems: headerItems, storage: cookies)
+        }
+        return try outcome.get()
+    }
+
+    /// Sends `request` on `session` and prints what was asked for.
+    private func exchange(_ request: URLRequest, on session: SessionManager) async throws -> ExitStatus {
         if savesToFile {
             return try await DownloadCommand(command: self, session: session).run(request)
         }

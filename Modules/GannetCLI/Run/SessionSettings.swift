@@ -10,6 +10,9 @@ enum SessionSettings {
     /// The configuration for a request to `url` (which picks the `--proxy` for its scheme).
     static func configuration(for options: Options, url: URL) throws -> SessionConfiguration {
         var configuration = SessionConfiguration.default
+        // Cookies live for one command (its redirects), as in httpie; `--session` keeps them
+        // in a file of its own (SessionFile), never in the shared storage.
+        configuration.httpCookieStorage = EphemeralCookieStorage()
         configuration.redirects =
             options.follow
             ? .follow(max: options.maxRedirects ?? defaultMaximumRedirects)

@@ -53,6 +53,9 @@ extension Transfer {
             return answer(machine.stop(GannetError(.invalidRequest, "The request has no URL")), lineLength: lineLength)
         }
         metrics.httpVersion = head.httpVersion
+        // Every hop's cookies are stored before the next hop is configured, so a redirect
+        // carries what its response set.
+        if let storage = cookieStorage { CookieRules.store(head, from: url, in: storage) }
 
         if Redirection.isRedirect(head.statusCode) {
             switch decideRedirect(head, url: url) {

@@ -26,6 +26,13 @@ extension Transfer {
             }
             fields.append((name, value))
         }
+        // Cookies from the session's storage, for this hop's URL; a caller's own `Cookie`
+        // header wins (docs/auth-cookies-cache.md).
+        if let storage = cookieStorage, !fields.contains(where: { ASCII.equalsIgnoringCase($0.0, "cookie") }),
+            let cookie = CookieRules.header(for: url, from: storage)
+        {
+            fields.append(("Cookie", cookie))
+        }
         try RequestValidation.validate(method: method, url: url, headers: fields)
         if serverTrustEvaluator?.requiresSecureTransport == true, url.scheme?.lowercased() != "https" {
             // Enforced here, where the evaluator is used, for every hop: a pinning manager

@@ -213,6 +213,11 @@ final class Transfer: @unchecked Sendable {
 
     var url: URL? { request.url }
 
+    /// The session's cookie storage when this hop's request handles cookies.
+    var cookieStorage: (any CookieStoring)? {
+        request.httpShouldHandleCookies ? configuration.httpCookieStorage : nil
+    }
+
     // MARK: Hops
 
     /// Resets the per-hop state for the redirect target `next`.

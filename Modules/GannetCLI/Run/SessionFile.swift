@@ -1,0 +1,149 @@
+import Gannet
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `--session NAME|PATH`, httpie's sessions: the cookies and the header items of one command
+/// kept for the next, in a JSON file only its owner can read (0600, in a 0700 folder).
+///
+/// A NAME is `$XDG_CONFIG_HOME/gannet/sessions/HOST_PORT/NAME.json` (`~/.config` without
+/// `XDG_CONFIG_HOME`), so a session belongs to one host as in httpie; anything with a `/` is a
+/// path. The file is read before the request (its headers go out unless an item sets the same
+/// name; its cookies go into the command's storage) and written after the exchange, whatever
+/// the status: the headers given as items are added, and the cookies are what the storage
+/// holds then (expired ones dropped). Format, version 1:
+/// `{"version": 1, "headers": {"Name": "value"}, "cookies": [{"name", "value", "domain",
+/// "path", "secure", "expires"}]}` with `expires` in seconds since 1970 or absent.
+struct SessionFile {
+    let path: String
+
+    /// Header names a session never keeps: they describe one request's body or are the
+    /// cookies themselves (httpie's list).
+    static let unkeptHeaders: Set<String> = ["content-type", "content-length", "cookie", "if-match", "if-none-match"]
+
+    init(_ nameOrPath: String, for url: URL) throws {
+        if nameOrPath.contains("/") {
+            path = nameOrPath
+            return
+        }
+        guard !nameOrPath.isEmpty, nameOrPath != ".", nameOrPath != ".." else {
+            throw CLIError.usage("--session takes a NAME or a PATH, not \(nameOrPath.debugDescription)")
+        }
+        let environment = ProcessInfo.processInfo.environment
+        let config =
+            environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.config"
+        let host = (url.host ?? "localhost").replacingOccurrences(of: ":", with: "_")
+        let port = url.port ?? (url.scheme == "https" ? 443 : 80)
+        path = "\(config)/gannet/sessions/\(host)_\(port)/\(nameOrPath).json"
+    }
+
+    struct Contents: Codable {
+        var version = 1
+        var headers: [String: String] = [:]
+        var cookies: [Cookie] = []
+    }
+
+    struct Cookie: Codable {
+        var name: String
+        var value: String
+        var domain: String
+        var path: String
+        var secure: Bool
+        var expires: Double?
+    }
+
+    /// The file's contents, or an empty session when there is no file yet.
+    func load() throws -> Contents {
+        guard FileManager.default.fileExists(atPath: path) else { return Contents() }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw CLIError("cannot read the session file \(path)")
+        }
+        let contents: Contents
+        do {
+            contents = try JSONDecoder().decode(Contents.self, from: data)
+        } catch {
+            throw CLIError("the session file \(path) is not a gannet session: \(error)")
+        }
+        guard contents.version == 1 else {
+            throw CLIError("the session file \(path) has version \(contents.version); this gannet reads version 1")
+        }
+        return contents
+    }
+
+    /// Puts the session's cookies into `storage` and its headers into `request` where the
+    /// request has none of that name.
+    static func apply(_ contents: Contents, to request: inout URLRequest, storage: EphemeralCookieStorage) {
+        for (name, value) in contents.headers where request.value(forHTTPHeaderField: name) == nil {
+            request.setValue(value, forHTTPHeaderField: name)
+        }
+        let cookies = contents.cookies.compactMap { cookie -> HTTPCookie? in
+            var properties: [HTTPCookiePropertyKey: Any] = [
+                .name: cookie.name, .value: cookie.value, .domain: cookie.domain, .path: cookie.path,
+            ]
+            if cookie.secure { properties[.secure] = "TRUE" }
+            if let expires = cookie.expires { properties[.expires] = Date(timeIntervalSince1970: expires) }
+            return HTTPCookie(properties: properties)
+        }
+        storage.setCookies(cookies, for: nil, mainDocumentURL: nil)
+    }
+
+    /// Writes the session: the old headers with `headerItems` added, and `storage`'s cookies.
+    func save(_ old: Contents, headerItems: [(String, String)], storage: EphemeralCookieStorage) throws {
+        var contents = old
+        for (name, value) in headerItems where !Self.unkeptHeaders.contains(name.lowercased()) {
+            contents.headers[name] = value
+        }
+        contents.cookies = storage.cookies.map {
+            Cookie(
+                name: $0.name,
+                value: $0.value,
+                domain: $0.domain,
+                path: $0.path,
+                secure: $0.isSecure,
+                expires: $0.expiresDate?.timeIntervalSince1970
+            )
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        try write(try encoder.encode(contents))
+    }
+
+    /// Creates the folder (0700) and replaces the file in one step: a temporary file created
+    /// 0600 next to it, then `rename(2)`, so neither a reader nor a crash sees half a session.
+    private func write(_ data: Data) throws {
+        let folder = (path as NSString).deletingLastPathComponent
+        if !folder.isEmpty {
+            try FileManager.default.createDirectory(
+                atPath: folder,
+                withIntermediateDirectories: true,
+                attributes: [.posixPermissions: 0o700]
+            )
+        }
+        let temporary = path + ".tmp-\(getpid())"
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else {
+            throw CLIError("cannot write the session file \(path): \(String(cString: strerror(errno)))")
+        }
+        var failed = false
+        data.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let count = Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                if count < 0 {
+                    if errno == EINTR { continue }
+                    failed = true
+                    return
+                }
+                offset += count
+            }
+        }
+        fchmod(descriptor, 0o600)
+        close(descriptor)
+        guard !failed, rename(temporary, path) == 0 else {
+            unlink(temporary)
+            throw CLIError("cannot write the session file \(path): \(String(cString: strerror(errno)))")
+        }
+    }
+}
