@@ -54,6 +54,11 @@ static inline CURLMcode ccurl_multi_setopt_long(CURLM *m, CURLMoption o, long v)
     return curl_multi_setopt(m, o, v);
 }
 
+// curl_share_setopt is variadic too; Gannet only passes CURL_LOCK_DATA_* values (longs).
+static inline CURLSHcode ccurl_share_setopt_long(CURLSH *s, CURLSHoption o, long v) {
+    return curl_share_setopt(s, o, v);
+}
+
 // CURLVERSION_NOW is a macro and does not import.
 static inline curl_version_info_data *ccurl_version_info(void) {
     return curl_version_info(CURLVERSION_NOW);

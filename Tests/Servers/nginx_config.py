@@ -137,7 +137,7 @@ http {{
     ssl_protocols TLSv1.2 TLSv1.3;
     ssl_session_cache shared:GannetTLS:1m;
     log_format gannet '$server_port "$request" $status $request_length $bytes_sent '
-                      'conn=$connection reqs=$connection_requests tls=$ssl_protocol '
+                      'conn=$connection reqs=$connection_requests tls=$ssl_protocol reused=$ssl_session_reused '
                       'client_cert="$ssl_client_s_dn" ua="$http_user_agent"';
     access_log {logs}/nginx-access.log gannet;
     client_body_temp_path {tmp}/body;

@@ -45,6 +45,9 @@ final class CurlEngine: @unchecked Sendable {
     /// (a pooled connection's ``ConnectionTrust``) finds nothing instead of another transfer.
     private var active: [UInt64: Transfer] = [:]
     private var spareHandles: [EasyHandle] = []
+    /// One TLS session cache per trust scope (docs/engine.md, "TLS session resumption"):
+    /// `nil` for transfers libcurl verifies, a trust generation for those Gannet evaluates.
+    private var sessionShares: [UInt64?: SessionShare] = [:]
     private var stopping = false
     private var lastTimeoutSweep: UInt64 = 0
 
@@ -107,6 +110,19 @@ final class CurlEngine: @unchecked Sendable {
             transfer.perform(transfer.machine.cancel(.sessionReleased))
         }
         spareHandles.removeAll()
+        // After the handles: libcurl refuses to free a share an easy handle still uses.
+        sessionShares.removeAll()
+    }
+
+    /// The TLS session cache for `scope`: `nil` is libcurl's own verification; a trust
+    /// generation is Gannet's evaluation as it stood in that generation. A session is only
+    /// ever resumed by a transfer of the scope whose full handshake created it, so a
+    /// replaced evaluator or challenge handler (a new generation) never inherits one.
+    func sessionShare(for scope: UInt64?) -> SessionShare {
+        if let share = sessionShares[scope] { return share }
+        let share = SessionShare()
+        sessionShares[scope] = share
+        return share
     }
 
     private func apply(_ command: Command) {

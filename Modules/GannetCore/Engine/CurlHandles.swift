@@ -111,6 +111,23 @@ final class HeaderList {
     deinit { curl_slist_free_all(raw) }
 }
 
+/// Owns a libcurl share handle that holds one TLS session cache (`CURL_LOCK_DATA_SSL_SESSION`)
+/// for the transfers of one trust scope (``CurlEngine/sessionShare(for:)``). Engine thread
+/// only, so it needs no lock functions.
+final class SessionShare {
+    let raw: UnsafeMutableRawPointer
+
+    init() {
+        guard let raw = curl_share_init() else { fatalError("curl_share_init failed: out of memory") }
+        self.raw = raw
+        _ = ccurl_share_setopt_long(raw, CURLSHOPT_SHARE, Int(CURL_LOCK_DATA_SSL_SESSION.rawValue))
+    }
+
+    /// Refused (`CURLSHE_IN_USE`) while an easy handle still uses the share; the engine frees
+    /// its shares only after its handles.
+    deinit { curl_share_cleanup(raw) }
+}
+
 /// Owns the libcurl multi handle: one connection pool, one DNS cache, one set of transfers.
 final class MultiHandle {
     let raw: UnsafeMutableRawPointer

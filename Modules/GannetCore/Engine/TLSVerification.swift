@@ -7,7 +7,8 @@ internal import COpenSSL
 /// certificate verification callback with `SSL_VERIFY_PEER` (without it a rejection is
 /// ignored), libcurl's own checks are turned off so they cannot override the policy, and a
 /// rejection aborts the handshake before a request byte is written. TLS session resumption
-/// would skip the callback, so it is off for such sessions; a pooled connection is checked
+/// skips the callback, so sessions are cached per trust scope (a share handle per trust
+/// generation) and a resumed connection is approved only within its scope; a pooled connection is checked
 /// again in `CURLOPT_PREREQFUNCTION` unless its ``ConnectionTrust`` record says the trust
 /// decision now in force (the same evaluator and challenge handler) approved it.
 ///
@@ -25,12 +26,16 @@ enum TLSVerification {
         _ = ccurl_easy_setopt_prereq_function(easy.raw, tlsPrerequestCallback)
     }
 
-    /// Per request: Gannet's evaluation with libcurl's checks and TLS session resumption off,
-    /// or libcurl's own verification.
+    /// Per request: Gannet's evaluation with libcurl's checks off, or libcurl's own
+    /// verification; either way TLS sessions are cached and resumed within the transfer's
+    /// trust scope only (``CurlEngine/sessionShare(for:)``; docs/engine.md, "TLS session
+    /// resumption").
     static func configure(_ easy: EasyHandle, transfer: Transfer, evaluates: Bool) {
         easy.set(CURLOPT_SSL_VERIFYPEER, !evaluates)
         easy.set(CURLOPT_SSL_VERIFYHOST, evaluates ? 0 : 2)
-        easy.set(CURLOPT_SSL_SESSIONID_CACHE, !evaluates)
+        easy.set(CURLOPT_SSL_SESSIONID_CACHE, true)
+        transfer.sessionScope = evaluates ? transfer.hooks.trustGeneration : nil
+        easy.set(CURLOPT_SHARE, pointer: transfer.engine.sessionShare(for: transfer.sessionScope).raw)
         easy.set(CURLOPT_PREREQDATA, pointer: Unmanaged.passUnretained(transfer).toOpaque())
     }
 
@@ -283,6 +288,16 @@ func tlsPrerequestCallback(
     record.transferSerial = transfer.serial
     record.lastTransfer = transfer
     if record.approvedGeneration == transfer.hooks.trustGeneration { return Int32(CURL_PREREQFUNC_OK) }
+    // A resumed session sends no certificate, so the verify callback never ran. The session
+    // came from this transfer's scope, whose only sessions are those of full handshakes the
+    // decision of that generation approved: if that is still the decision in force, so is the
+    // approval. Otherwise the chain the session kept is evaluated below (none: refused).
+    if SSL_session_reused(sslPointer) == 1, record.approvedGeneration == nil,
+        let scope = transfer.sessionScope, scope == transfer.hooks.trustGeneration
+    {
+        record.approvedGeneration = scope
+        return Int32(CURL_PREREQFUNC_OK)
+    }
     let chain = TLSVerification.presentedChain(leaf: nil, stack: SSL_get_peer_cert_chain(sslPointer))
     let response = TLSVerification.requestsStapling(transfer) ? TLSVerification.stapledResponse(sslPointer) : nil
     guard TLSVerification.evaluate(chain, stapledOCSPResponse: response, store: nil, for: transfer) else {

@@ -33,6 +33,9 @@ final class Transfer: @unchecked Sendable {
     var headerList: HeaderList?
     /// Headers for the proxy only (`CURLOPT_PROXYHEADER`): a caller's `Proxy-Authorization`.
     var proxyHeaderList: HeaderList?
+    /// The TLS session cache this hop uses: `nil` when libcurl verifies, else the trust
+    /// generation whose evaluation the cached sessions passed (TLSVerification.configure).
+    var sessionScope: UInt64?
     var reader: (any BodyReader)?
     var parser: ResponseHeadParser
     /// Where a redirect being followed leads.

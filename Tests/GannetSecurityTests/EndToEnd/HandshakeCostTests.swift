@@ -3,7 +3,8 @@ import GannetSecurity
 import GannetTestSupport
 import Testing
 
-/// Every new TLS connection is evaluated, with and without pinning; the run prints how many new
+/// Every new TLS connection is evaluated or resumes a session its trust scope approved (nginx's
+/// log tells which: `reused=r`), with and without pinning; the run prints how many new
 /// connections per second each configuration completes and the client CPU time per handshake
 /// (the figures in docs/security.md):
 ///
@@ -37,9 +38,9 @@ struct HandshakeCostTests {
         certificateMode.trustStore = store
         let evaluators: [(String, (any ServerTrustEvaluating)?)] = [
             ("libcurl's own verification (no evaluator; TLS resumption on)", nil),
-            // Installs the handshake hook and turns resumption off, but checks nothing: the
-            // baseline that isolates what verification and pinning themselves cost.
-            ("DisabledTrustEvaluator (hook only, full handshakes)", DisabledTrustEvaluator()),
+            // Installs the handshake hook but checks nothing: the baseline that isolates what
+            // verification and pinning themselves cost.
+            ("DisabledTrustEvaluator (hook only)", DisabledTrustEvaluator()),
             ("DefaultTrustEvaluator (chain + host)", DefaultTrustEvaluator(trustStore: store)),
             (
                 "PublicKeysTrustEvaluator (SPKI pin)",
@@ -56,11 +57,15 @@ struct HandshakeCostTests {
             return Subject(name: name, manager: manager, counter: counter)
         }
         defer { for subject in subjects { subject.manager.invalidateAndCancel() } }
-        let url = servers.nginxTLS.appendingPathComponent("small")
-        // Connection: close makes every request a new TCP connection and a full handshake.
+        let run = UUID().uuidString
+        // Each subject's requests carry a marker, to count its full handshakes in nginx's log.
+        func url(_ index: Int) -> URL {
+            URL(string: servers.nginxTLS.appendingPathComponent("small").absoluteString + "?hc=\(run)-\(index)-")!
+        }
+        // Connection: close makes every request a new TCP connection and a new handshake.
         let close = ["Connection": "close"]
         for index in subjects.indices {
-            for _ in 0..<5 { _ = await EndToEnd.get(url, with: subjects[index].manager, headers: close) }
+            for _ in 0..<5 { _ = await EndToEnd.get(url(index), with: subjects[index].manager, headers: close) }
             subjects[index].completed = 5
         }
         for _ in 0..<rounds {
@@ -70,7 +75,7 @@ struct HandshakeCostTests {
                 var failed = 0
                 var reused = 0
                 for _ in 0..<perRound {
-                    let response = await EndToEnd.get(url, with: subjects[index].manager, headers: close)
+                    let response = await EndToEnd.get(url(index), with: subjects[index].manager, headers: close)
                     if response.response?.statusCode != 200 { failed += 1 }
                     if response.metrics?.reusedConnection == true { reused += 1 }
                 }
@@ -83,8 +88,15 @@ struct HandshakeCostTests {
                 #expect(reused == 0, "\(subjects[index].name)")
             }
         }
-        for subject in subjects {
-            if let counter = subject.counter { #expect(counter.count == subject.completed, "\(subject.name)") }
+        for (index, subject) in subjects.enumerated() {
+            let lines = servers.accessLogLines(containing: "hc=\(run)-\(index)-")
+            let full = lines.filter { $0.contains("reused=.") }.count
+            #expect(lines.count == subject.completed, "\(subject.name): \(lines.count) logged")
+            // The evaluator judged exactly the full handshakes; the rest resumed a session of
+            // its own scope (docs/engine.md, "TLS session resumption").
+            if let counter = subject.counter { #expect(counter.count == full, "\(subject.name)") }
+            #expect(full < subject.completed, "\(subject.name): no connection resumed a session")
+            print("handshakes: \(subject.name): \(full) full handshakes of \(subject.completed) connections")
             let rate = Self.median(subject.rates)
             let cpu = Self.median(subject.cpuPerHandshake) * 1e6
             print(

@@ -6,7 +6,10 @@ import Testing
 /// Issue 16: a server that presents another key on its next connection (Tests/Servers/tls_fault_server.py,
 /// `rotating` port: odd connections the good leaf, even ones the RSA leaf, both valid for
 /// `localhost` under the test CA). A TLS session from the first connection must not let the
-/// second skip the pinning evaluator: every connection is a full handshake the evaluator judges.
+/// second skip the pinning evaluator: a server presenting another key cannot resume the first
+/// key's session, so that connection is a full handshake the evaluator judges. The third, with
+/// the first key again, may resume the first connection's session (approved in the same trust
+/// scope, docs/engine.md "TLS session resumption"), or be judged again.
 @Suite("End to end: a key that changes between connections is evaluated again")
 struct TLSKeyRotationTests {
     /// One line the server printed per handshake.
@@ -49,7 +52,6 @@ struct TLSKeyRotationTests {
         )
         let third = await EndToEnd.get(url, with: manager)
         #expect(third.response?.statusCode == 200, "\(String(describing: third.error))")
-        #expect(pinned.count == 3, "the evaluator must judge every new connection")
 
         let decoder = JSONDecoder()
         var seen: [ServerHandshake] = []
@@ -60,7 +62,10 @@ struct TLSKeyRotationTests {
         seen.sort { $0.connection < $1.connection }
         #expect(seen.map(\.connection) == [1, 2, 3])
         #expect(seen.map(\.leaf) == ["first", "other", "first"])
-        // No handshake resumed a session: the client offered none to skip the evaluation with.
-        #expect(seen.allSatisfy { $0.resumed != true }, "\(seen)")
+        // The first and the other key's connections were full handshakes, each judged; the
+        // third was judged unless it resumed the first one's session.
+        #expect(seen[0].resumed != true && seen[1].resumed != true, "\(seen)")
+        let thirdResumed = seen[2].resumed == true
+        #expect(pinned.count == (thirdResumed ? 2 : 3), "\(seen), \(pinned.count) evaluations")
     }
 }
