@@ -65,6 +65,10 @@ public struct GannetError: Error, Sendable, CustomStringConvertible {
         /// no byte for the request's timeout; the stream's `streamError`, if it gave one, is the
         /// ``GannetError/underlyingError``.
         public static let outputStreamFailed = Code("outputStreamFailed")
+        /// Resume data that cannot resume a download: malformed, of an unknown version, for a
+        /// URL that is not `http(s)`, or whose partial file is gone or shorter than recorded;
+        /// also a server that resumed at another offset than the one asked for.
+        public static let invalidResumeData = Code("invalidResumeData")
     }
 
     /// What kind of failure this is.

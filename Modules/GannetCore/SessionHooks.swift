@@ -29,6 +29,7 @@ struct SessionHooks: Sendable {
     var serverTrustChallenge: TrustChallenge?
     var taskDidFinishCollectingMetrics: MetricsCollected?
     var downloadTaskDidFinishDownloading: DownloadDestination?
+    var downloadTaskDidResume: (@Sendable (SessionManager, SessionTask, Int64, Int64) -> Void)?
     var dataTaskDidBecomeDownloadTask: BecameDownload?
     var dataTaskDidBecomeStreamTask: BecameStream?
     /// Set by ``SessionManager/setServerTrustEvaluator(_:)``: `.some` replaces the
@@ -136,6 +137,14 @@ extension SessionManager {
         _ block: (@Sendable (SessionManager, SessionTask, URL) -> URL?)?
     ) {
         hooks.withLock { $0.downloadTaskDidFinishDownloading = block }
+    }
+
+    /// Called when a download made from resume data got its response (AFNetworking's
+    /// `setDownloadTaskDidResumeBlock:`): with the offset the file continues from (the bytes
+    /// kept, or 0 when the server sent the whole body again) and the total bytes expected
+    /// (-1 when unknown). Called on the engine thread; return quickly.
+    public func setDownloadTaskDidResume(_ block: (@Sendable (SessionManager, SessionTask, Int64, Int64) -> Void)?) {
+        hooks.withLock { $0.downloadTaskDidResume = block }
     }
 
     /// Called when a data task's response disposition was ``ResponseDisposition/becomeDownload``

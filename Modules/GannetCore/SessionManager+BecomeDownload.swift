@@ -14,7 +14,7 @@ extension SessionManager {
             kind: .download,
             request: dataTask.originalRequest ?? URLRequest(url: URL(fileURLWithPath: "/")),
             body: dataTask.body,
-            sink: .file,
+            sink: .file(DownloadFile()),
             manager: self,
             progress: dataTask.progressHandlers
         ) { task, outcome in

@@ -32,7 +32,43 @@ extension SessionManager {
             body: BodySource(of: request),
             serializer: DownloadSerializer(destination: destination, validator: responseSerializer),
             progress: ProgressHandlers(upload: nil, download: progress),
-            sink: .file,
+            sink: .file(DownloadFile()),
+            completionHandler: completionHandler
+        )
+    }
+
+    /// Continues a download cancelled with ``SessionTask/cancel(byProducingResumeData:)``
+    /// (AFNetworking's `downloadTaskWithResumeData:progress:destination:completionHandler:`).
+    ///
+    /// The request asks for the rest of the body with `Range` and `If-Range` (the strong ETag
+    /// the server gave, else its `Last-Modified`). A `206` starting at the kept offset
+    /// continues the partial file; a `200` (the server ignored the range, or the body changed
+    /// so `If-Range` failed) starts it again from zero; a `416` is retried once without the
+    /// range, from zero. ``SessionManager/setDownloadTaskDidResume(_:)`` is told the offset,
+    /// and progress counts from it. The task then finishes as any download task does.
+    ///
+    /// - Throws: ``GannetError`` with code ``GannetError/Code/invalidResumeData`` for resume
+    ///   data that is malformed, of another version, not for an `http(s)` URL, or whose
+    ///   partial file is gone or shorter than recorded. Nothing is sent then.
+    public func downloadTask(
+        withResumeData resumeData: Data,
+        destination: (@Sendable (URL, HTTPURLResponse) -> URL)? = nil,
+        progress: (@Sendable (Progress) -> Void)? = nil,
+        completionHandler: @escaping @Sendable (DataResponse<URL>) -> Void
+    ) throws(GannetError) -> SessionTask {
+        let resume = try ResumeData.decode(resumeData)
+        var request = URLRequest(url: resume.url)
+        for (name, value) in resume.headers { request.setValue(value, forHTTPHeaderField: name) }
+        request.setValue("bytes=\(resume.offset)-", forHTTPHeaderField: "Range")
+        request.setValue(resume.validator, forHTTPHeaderField: "If-Range")
+        return makeTask(
+            kind: .download,
+            request: request,
+            body: nil,
+            serializer: DownloadSerializer(destination: destination, validator: responseSerializer),
+            progress: ProgressHandlers(upload: nil, download: progress),
+            sink: .file(DownloadFile(resume: (resume.file, resume.offset))),
+            interceptor: RangeRestart(),
             completionHandler: completionHandler
         )
     }
@@ -53,7 +89,7 @@ extension SessionManager {
                 body: BodySource(of: request),
                 serializer: DownloadSerializer(destination: destination, validator: responseSerializer),
                 progress: ProgressHandlers(upload: nil, download: progress),
-                sink: .file,
+                sink: .file(DownloadFile()),
                 direct: true,
                 completionHandler: deliver
             )
@@ -72,7 +108,7 @@ extension SessionManager {
                 body: BodySource(of: request),
                 serializer: DownloadSerializer(destination: { _, _ in fileURL }, validator: responseSerializer),
                 progress: ProgressHandlers(),
-                sink: .file,
+                sink: .file(DownloadFile()),
                 direct: true,
                 completionHandler: deliver
             )

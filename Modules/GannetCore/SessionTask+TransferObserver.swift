@@ -10,7 +10,14 @@ extension SessionTask: TransferObserver {
     }
 
     func transferDidReceiveHead(_ head: ResponseHead, response: HTTPURLResponse?) {
-        let expected = head.expectedContentLength
+        var expected = head.expectedContentLength
+        // A resumed download counts from the bytes its file kept (URLSession's
+        // didResumeAtOffset): progress and the expected total include them.
+        if case .file(let file) = sink, file.resume != nil, let offset = try? file.continuation(of: head) {
+            if expected >= 0 { expected += offset }
+            storage.withLock { $0.resumedOffset = offset }
+            manager.hooks.withLock({ $0.downloadTaskDidResume })?(manager, self, offset, expected)
+        }
         storage.withLock { storage in
             if let response {
                 storage.response = response
@@ -25,9 +32,10 @@ extension SessionTask: TransferObserver {
     }
 
     func transferDidProgress(received: Int64, sent: Int64, notifiesHandlers: Bool, final: Bool) {
-        storage.withLock { storage in
-            storage.countOfBytesReceived = received
+        let received = storage.withLock { storage in
+            storage.countOfBytesReceived = received + storage.resumedOffset
             storage.countOfBytesSent = sent
+            return storage.countOfBytesReceived
         }
         guard notifiesHandlers else { return }
         let handlers = progressHandlers

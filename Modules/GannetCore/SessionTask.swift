@@ -80,6 +80,10 @@ public final class SessionTask: Sendable, Hashable, CustomStringConvertible {
         var interludeGeneration = 0
         var retryCount = 0
         var lastFailedAttempt: FailedAttempt?
+        /// ``cancel(byProducingResumeData:)``'s handler, called once the task completed.
+        var resumeDataHandler: (@Sendable (Data?) -> Void)?
+        /// Bytes of the file a resumed download kept before this attempt's body.
+        var resumedOffset: Int64 = 0
     }
 
     init(
@@ -202,6 +206,32 @@ public final class SessionTask: Sendable, Hashable, CustomStringConvertible {
         cancel(with: nil)
     }
 
+    /// Cancels a download task and hands `completionHandler` resume data for
+    /// ``SessionManager/downloadTask(withResumeData:destination:progress:completionHandler:)``
+    /// (URLSession's and AFNetworking's call): the partial file is kept instead of deleted.
+    /// The handler receives `nil` (and the partial file is deleted) when the download cannot
+    /// be resumed safely: not a download task, already completed, no body byte yet, or a
+    /// response with no strong `ETag` and no `Last-Modified` to send in `If-Range`. Called on a
+    /// global queue once the task completed (with `URLError.cancelled`).
+    public func cancel(byProducingResumeData completionHandler: @escaping @Sendable (Data?) -> Void) {
+        guard kind == .download, case .file(let file) = sink else {
+            cancel()
+            DispatchQueue.global().async { completionHandler(nil) }
+            return
+        }
+        let registered = storage.withLock { storage -> Bool in
+            guard storage.state == .running || storage.state == .suspended else { return false }
+            storage.resumeDataHandler = completionHandler
+            return true
+        }
+        guard registered else {
+            DispatchQueue.global().async { completionHandler(nil) }
+            return
+        }
+        file.keepsPartialFile = true
+        cancel()
+    }
+
     func cancel(with reason: GannetError?) {
         enum Action {
             case none, neverStarted
@@ -285,6 +315,13 @@ public final class SessionTask: Sendable, Hashable, CustomStringConvertible {
             // even when the last bytes were already in.
             if storage.state == .canceling, outcome.error == nil {
                 outcome.error = TransportError.cancelled(url: outcome.request?.url ?? originalRequest?.url)
+                // The whole body was in before the cancellation: it is the partial file that
+                // resume data asked for (resuming it is a 416, retried from zero).
+                if storage.resumeDataHandler != nil, let file = outcome.fileURL {
+                    let size = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? 0
+                    outcome.partialFile = (file, Int64(size))
+                    outcome.fileURL = nil
+                }
             }
             storage.state = .completed
             storage.error = outcome.error
@@ -295,6 +332,10 @@ public final class SessionTask: Sendable, Hashable, CustomStringConvertible {
             return true
         }
         guard first else { return }
+        if let handler = storage.withLock({ $0.resumeDataHandler }) {
+            let data = ResumeData.produce(from: outcome, request: originalRequest)
+            DispatchQueue.global().async { handler(data) }
+        }
         manager.taskDidFinishTransfer(self)
         onComplete(self, outcome)
     }
@@ -322,6 +363,8 @@ struct TransferOutcome: @unchecked Sendable {
     /// How a download task that a data task became (``ResponseDisposition/becomeDownload``)
     /// finishes its file before the data task's completion handler sees it.
     var becameDownload: DownloadSerializer? = nil
+    /// A cancelled download's partial file and its size, kept for resume data.
+    var partialFile: (url: URL, size: Int64)? = nil
 
     /// The response, built now if a hook already needed it, else on first access.
     var lazyResponse: LazyResponse? {

@@ -58,6 +58,8 @@ _LOCATIONS = """
         location = /small {{ return 200 "ok"; }}
         location = /echo {{ return 200 "$request_method $uri $server_protocol\\n"; }}
         location /files/ {{ alias {files}/; }}
+        # The same files at 4 MiB/s: a download a test can cancel halfway on loopback.
+        location /slow-files/ {{ alias {files}/; limit_rate 4m; }}
         # nginx answers `return` as soon as the headers arrive and drops the body; mirroring the
         # body into a no-op subrequest makes it read the whole body first. The static handler then
         # finds no file, and its 404 becomes the 200 answer.

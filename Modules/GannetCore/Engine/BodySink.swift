@@ -53,14 +53,14 @@ extension BodySink {
 /// with ``makeSink(idleTimeout:)``; `idleTimeout` is the transfer's request timeout.
 enum BodySinkKind: Sendable {
     case memory
-    case file
+    case file(DownloadFile)
     case stream(ByteStreamState)
     case outputStream(OutputStreamWriter)
 
     func makeSink(idleTimeout: TimeInterval) -> any BodySink {
         switch self {
         case .memory: return MemorySink()
-        case .file: return FileSink()
+        case .file(let file): return FileSink(file: file)
         case .stream(let state): return ByteStreamSink(state: state)
         case .outputStream(let writer): return OutputStreamSink(writer: writer, idleTimeout: idleTimeout)
         }

@@ -7,6 +7,9 @@ internal import Glibc
 final class FileSink: BodySink {
     private(set) var url: URL?
     private var descriptor: Int32 = -1
+    let file: DownloadFile
+
+    init(file: DownloadFile) { self.file = file }
 
     /// Large reads: libcurl's 16 KiB default made 1 GiB downloads half as fast as the curl
     /// command line.
@@ -17,6 +20,10 @@ final class FileSink: BodySink {
     deinit { closeFile() }
 
     func open(head: ResponseHead, url responseURL: URL, limits: SessionConfiguration.Limits) throws {
+        if let offset = try file.continuation(of: head), let path = file.resume?.path {
+            try continueFile(at: path, from: offset)
+            return
+        }
         let directory = FileManager.default.temporaryDirectory
         let url = directory.appendingPathComponent("gannet-download-\(UUID().uuidString).tmp")
         descriptor = Glibc.open(url.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
@@ -44,11 +51,30 @@ final class FileSink: BodySink {
         }
     }
 
+    /// Opens the partial file of a resumed download, keeps its first `offset` bytes and
+    /// writes after them (zero: the whole body again).
+    private func continueFile(at path: String, from offset: Int64) throws {
+        descriptor = Glibc.open(path, O_WRONLY | O_CLOEXEC)
+        if descriptor < 0 || ftruncate(descriptor, off_t(offset)) != 0 || lseek(descriptor, 0, SEEK_END) < 0 {
+            let reason = String(cString: strerror(errno))
+            closeFile()
+            throw GannetError(.invalidResumeData, "Cannot continue the partial download file \(path): \(reason)")
+        }
+        url = URL(fileURLWithPath: path)
+    }
+
     func close(_ outcome: inout TransferOutcome) {
         if outcome.error == nil, let url {
             closeFile()
             outcome.fileURL = url
             outcome.data = nil
+        } else if file.keepsPartialFile, let url {
+            // Cancelled for resume data: the file stays for `downloadTask(withResumeData:)`.
+            var status = stat()
+            let size = fstat(descriptor, &status) == 0 ? Int64(status.st_size) : 0
+            closeFile()
+            outcome.partialFile = (url, size)
+            outcome.data = outcome.head == nil ? nil : Data()
         } else {
             discard()
             // As a data task's would be: the (empty) body of a response that arrived.

@@ -32,7 +32,7 @@ extension Transfer {
             return nil
         }
         guard let downloadTask = manager.makeDownloadTask(replacing: dataTask, driver: self) else { return nil }
-        let fileSink = FileSink()
+        let fileSink = FileSink(file: DownloadFile())
         do {
             try fileSink.open(head: head, url: url, limits: configuration.limits)
         } catch {

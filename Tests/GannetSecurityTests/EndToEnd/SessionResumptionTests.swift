@@ -31,7 +31,10 @@ struct SessionResumptionTests {
 
     private func pinned() throws -> CountingEvaluator {
         CountingEvaluator(
-            PublicKeysTrustEvaluator(pins: try PinSet([try EndToEnd.leaf(.good).publicKeyPin]), trustStore: try EndToEnd.testCA())
+            PublicKeysTrustEvaluator(
+                pins: try PinSet([try EndToEnd.leaf(.good).publicKeyPin]),
+                trustStore: try EndToEnd.testCA()
+            )
         )
     }
 
@@ -50,8 +53,14 @@ struct SessionResumptionTests {
         let second = try await get(manager)
         #expect(first.status == 200 && second.status == 200)
         #expect(first.line?.contains("reused=.") == true, "\(String(describing: first.line))")
-        #expect(second.line?.contains("reused=r") == true, "the second connection was a full handshake: \(String(describing: second.line))")
-        #expect(first.line?.split(separator: " ").first { $0.hasPrefix("conn=") } != second.line?.split(separator: " ").first { $0.hasPrefix("conn=") })
+        #expect(
+            second.line?.contains("reused=r") == true,
+            "the second connection was a full handshake: \(String(describing: second.line))"
+        )
+        #expect(
+            first.line?.split(separator: " ").first { $0.hasPrefix("conn=") }
+                != second.line?.split(separator: " ").first { $0.hasPrefix("conn=") }
+        )
         // Only the full handshake asked the evaluator.
         #expect(evaluator.count == 1)
     }

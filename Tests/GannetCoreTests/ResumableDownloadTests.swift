@@ -1,0 +1,216 @@
+import Foundation
+import GannetCore
+import GannetTestSupport
+import Synchronization
+import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Issue 12: `cancel(byProducingResumeData:)` and `downloadTask(withResumeData:)` against
+/// nginx (strong ETags, `Range`, `If-Range`) and httpbin (a body that ignores `Range`): the
+/// resumed file is byte-exact, only the rest is sent, and the three restart cases (a changed
+/// validator, a `416`, a server ignoring the range) start the file again from zero.
+@Suite("Resumable downloads", .serialized)
+struct ResumableDownloadTests {
+    let servers: TestServers
+    init() throws { servers = try TestServers.shared() }
+
+    final class Box<Value: Sendable>: Sendable {
+        private let value: Mutex<Value>
+        init(_ value: Value) { self.value = Mutex(value) }
+        var current: Value { value.withLock { $0 } }
+        func set(_ newValue: Value) { value.withLock { $0 = newValue } }
+    }
+
+    private func body(_ url: URL) async throws -> Data {
+        let manager = SessionManager(configuration: .ephemeral)
+        defer { manager.invalidateAndCancel() }
+        return try #require(await manager.response(for: URLRequest(url: url), serializer: .passthrough).data)
+    }
+
+    /// Starts a download of `url` and cancels it for resume data once `after` bytes arrived
+    /// (from the receive hook, on the engine thread, so the cut lands mid-body).
+    private func cancelledDownload(_ url: URL, after bytes: Int, manager: SessionManager) async throws -> (Data?, Int) {
+        let received = Box(0)
+        let produced = Box<Data??>(nil)
+        let done = Box(false)
+        let cancelled = Box(false)
+        manager.setDataTaskDidReceiveData { _, task, chunk in
+            let total = received.current + chunk.count
+            received.set(total)
+            guard total >= bytes, !cancelled.current else { return }
+            cancelled.set(true)
+            task.cancel { data in produced.set(.some(data)) }
+        }
+        manager.downloadTask(with: URLRequest(url: url)) { response in
+            #expect((response.error as? URLError)?.code == .cancelled, "\(String(describing: response.error))")
+            done.set(true)
+        }.resume()
+        #expect(await eventually(within: 60) { done.current && produced.current != nil })
+        manager.setDataTaskDidReceiveData(nil)
+        return (produced.current ?? nil, received.current)
+    }
+
+    private func resume(
+        _ data: Data,
+        manager: SessionManager,
+        to destination: URL
+    ) async throws -> (response: DataResponse<URL>, offsets: [Int64], progress: Int64) {
+        let offsets = Box<[Int64]>([])
+        manager.setDownloadTaskDidResume { _, _, offset, _ in offsets.set(offsets.current + [offset]) }
+        let result = Box<DataResponse<URL>?>(nil)
+        let task = try manager.downloadTask(
+            withResumeData: data,
+            destination: { _, _ in destination },
+            completionHandler: { response in result.set(response) }
+        )
+        task.resume()
+        #expect(await eventually(within: 60) { result.current != nil })
+        let response = try #require(result.current)
+        return (response, offsets.current, task.countOfBytesReceived)
+    }
+
+    /// The engine's temporary download files now.
+    static func temporaryDownloads() -> Set<String> {
+        Set(
+            ((try? FileManager.default.contentsOfDirectory(atPath: FileManager.default.temporaryDirectory.path)) ?? [])
+                .filter { $0.hasPrefix("gannet-download-") }
+        )
+    }
+
+    private func temporaryFile() -> URL {
+        FileManager.default.temporaryDirectory.appendingPathComponent("gannet-resumed-\(UUID()).bin")
+    }
+
+    @Test func aCancelledDownloadResumesByteExactAndFetchesOnlyTheRest() async throws {
+        // At nginx's 4 MiB/s, so the cancellation lands mid-body.
+        let url = servers.nginx.adding("/slow-files/10m.bin?resume=\(UUID().uuidString)")
+        let manager = SessionManager(configuration: .ephemeral)
+        defer { manager.invalidateAndCancel() }
+        let (produced, _) = try await cancelledDownload(url, after: 3 << 20, manager: manager)
+        let data = try #require(produced, "no resume data for a body with a strong ETag")
+        let fields = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        #expect(fields["version"] as? Int == 1)
+        let offset = try #require(fields["offset"] as? Int)
+        #expect(offset >= 3 << 20 && offset < 10 << 20, "offset \(offset)")
+        #expect((fields["etag"] as? String)?.isEmpty == false)
+        let partial = try #require(fields["file"] as? String)
+        #expect(FileManager.default.fileExists(atPath: partial), "the partial file was not kept")
+
+        let destination = temporaryFile()
+        defer { try? FileManager.default.removeItem(at: destination) }
+        let (response, offsets, progress) = try await resume(data, manager: manager, to: destination)
+        #expect(response.error == nil, "\(String(describing: response.error))")
+        #expect(response.response?.statusCode == 206)
+        #expect(offsets == [Int64(offset)])
+        #expect(progress == 10 << 20)
+        #expect(FileManager.default.contents(atPath: destination.path) == (try await body(url)))
+        #expect(!FileManager.default.fileExists(atPath: partial))
+        // nginx sent the rest only: the 206's bytes are the body after the offset and a head.
+        let line = try #require(servers.accessLogLines(containing: "resume=").last { $0.contains(" 206 ") })
+        let words = line.split(separator: " ")
+        let statusIndex = try #require(words.firstIndex(of: "206"))
+        let sent = try #require(Int(words[statusIndex + 2]))
+        #expect(sent > (10 << 20) - offset && sent < (10 << 20) - offset + 2048, "\(line)")
+    }
+
+    /// The three restarts, from resume data written as docs/auth-cookies-cache.md describes it.
+    enum Restart: String, CaseIterable, Sendable {
+        /// If-Range names another ETag: nginx answers 200 with the whole body.
+        case changedValidator
+        /// The kept part is longer than the file now: 416, retried without Range.
+        case unsatisfiableRange
+        /// httpbin's /bytes ignores Range and If-Range: 200.
+        case rangeIgnored
+    }
+
+    @Test(arguments: Restart.allCases)
+    func aResumeTheServerCannotHonourStartsAgainFromZero(restart: Restart) async throws {
+        let manager = SessionManager(configuration: .ephemeral)
+        defer { manager.invalidateAndCancel() }
+        let url: URL
+        var kept = 1000
+        switch restart {
+        case .changedValidator: url = servers.nginx.adding("/files/1m.bin")
+        case .unsatisfiableRange:
+            url = servers.nginx.adding("/files/1m.bin")
+            kept = 2 << 20
+        case .rangeIgnored: url = servers.httpbin.adding("/bytes/65536?seed=7")
+        }
+        let partial = temporaryFile()
+        try Data(repeating: 0x55, count: kept).write(to: partial)
+        var etag = "\"stale\""
+        if restart == .unsatisfiableRange {
+            let head = await manager.response(for: URLRequest(url: url), serializer: .passthrough)
+            etag = try #require(head.response?.value(forHTTPHeaderField: "ETag"))
+        }
+        let data = try JSONSerialization.data(withJSONObject: [
+            "version": 1, "url": url.absoluteString, "headers": [String: String](), "file": partial.path,
+            "offset": kept, "etag": etag,
+        ])
+        let destination = temporaryFile()
+        defer { try? FileManager.default.removeItem(at: destination) }
+        let before = Self.temporaryDownloads()
+        let (response, offsets, _) = try await resume(data, manager: manager, to: destination)
+        #expect(response.error == nil, "\(String(describing: response.error))")
+        #expect(response.response?.statusCode == 200)
+        #expect(offsets == [0])
+        #expect(FileManager.default.contents(atPath: destination.path) == (try await body(url)))
+        // The partial file became the destination; a 416's own body left nothing behind.
+        #expect(!FileManager.default.fileExists(atPath: partial.path))
+        #expect(await eventually(within: 30) { Self.temporaryDownloads().subtracting(before).isEmpty })
+    }
+
+    @Test func resumeDataThatCannotResumeIsATypedError() throws {
+        let manager = SessionManager(configuration: .ephemeral)
+        defer { manager.invalidateAndCancel() }
+        let partial = temporaryFile()
+        try Data(count: 10).write(to: partial)
+        defer { try? FileManager.default.removeItem(at: partial) }
+        func resumeData(_ fields: [String: Any]) throws -> Data {
+            var base: [String: Any] = [
+                "version": 1, "url": "http://127.0.0.1:1/x", "headers": [String: String](), "file": partial.path,
+                "offset": 10, "etag": "\"e\"",
+            ]
+            base.merge(fields) { $1 }
+            return try JSONSerialization.data(withJSONObject: base)
+        }
+        let cases: [(String, Data)] = [
+            ("not JSON", Data("garbage".utf8)),
+            ("another version", try resumeData(["version": 2])),
+            ("not http", try resumeData(["url": "file:///etc/passwd"])),
+            ("no validator", try resumeData(["etag": NSNull()])),
+            ("file gone", try resumeData(["file": "/nonexistent/\(UUID())"])),
+            ("file shorter", try resumeData(["offset": 11])),
+        ]
+        for (name, data) in cases {
+            #expect(throws: GannetError.self, "\(name)") {
+                _ = try manager.downloadTask(withResumeData: data) { _ in }
+            }
+            do {
+                _ = try manager.downloadTask(withResumeData: data) { _ in }
+            } catch {
+                #expect(error.code == .invalidResumeData, "\(name)")
+            }
+        }
+        #expect(manager.tasks.isEmpty)
+    }
+
+    /// httpbin's `/drip` sends no ETag and no Last-Modified: nothing to put in If-Range, so no
+    /// resume data, and the partial file is deleted as for any cancellation.
+    @Test func withoutAValidatorThereIsNoResumeData() async throws {
+        let manager = SessionManager(configuration: .ephemeral)
+        defer { manager.invalidateAndCancel() }
+        let before = Self.temporaryDownloads()
+        let (produced, received) = try await cancelledDownload(
+            servers.httpbin.adding("/drip?numbytes=400&duration=4&delay=0"),
+            after: 1,
+            manager: manager
+        )
+        #expect(received >= 1)
+        #expect(produced == nil)
+        #expect(await eventually(within: 30) { Self.temporaryDownloads().subtracting(before).isEmpty })
+    }
+}
