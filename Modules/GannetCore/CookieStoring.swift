@@ -125,12 +125,30 @@ public enum CookieRules {
     /// Stores the `Set-Cookie` fields of a response head from `url`, one field at a time (a
     /// merged value would split an `Expires` date at its comma), unless the policy refuses.
     static func store(_ head: ResponseHead, from url: URL, in storage: any CookieStoring) {
-        guard storage.cookieAcceptPolicy != .never else { return }
+        guard storage.cookieAcceptPolicy != .never, let host = url.host?.lowercased() else { return }
         var cookies: [HTTPCookie] = []
         for field in head.fields where ASCII.equalsIgnoringCase(field.name, "set-cookie") {
-            cookies += HTTPCookie.cookies(withResponseHeaderFields: ["Set-Cookie": field.value], for: url)
+            for cookie in HTTPCookie.cookies(withResponseHeaderFields: ["Set-Cookie": field.value], for: url) {
+                // §5.3 step 6: a Domain the host does not match (another site, or the tail of
+                // an IP address, which swift-corelibs-foundation accepts) is ignored.
+                guard domainMatches(host: host, cookieDomain: cookie.domain) else { continue }
+                cookies.append(applyingMaxAge(cookie))
+            }
         }
         guard !cookies.isEmpty else { return }
         storage.setCookies(cookies, for: url, mainDocumentURL: nil)
+    }
+
+    /// §5.3 step 3: `Max-Age` wins over `Expires`, and 0 or less expires the cookie at once.
+    /// swift-corelibs-foundation keeps the attribute in `properties` but never turns it into
+    /// an expiry date, so a server deleting a cookie with `Max-Age=0` would be ignored.
+    static func applyingMaxAge(_ cookie: HTTPCookie, now: Date = Date()) -> HTTPCookie {
+        guard var properties = cookie.properties,
+            let raw = properties[.maximumAge].map({ "\($0)".trimmingCharacters(in: .whitespaces) }),
+            let seconds = Int(raw)
+        else { return cookie }
+        properties[.maximumAge] = nil
+        properties[.expires] = seconds <= 0 ? Date(timeIntervalSince1970: 0) : now.addingTimeInterval(Double(seconds))
+        return HTTPCookie(properties: properties) ?? cookie
     }
 }

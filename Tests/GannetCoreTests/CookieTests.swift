@@ -145,6 +145,23 @@ struct CookieTests {
         }
     }
 
+    /// `Max-Age=0` deletes (swift-corelibs-foundation ignores the attribute), a positive one
+    /// keeps the cookie, and a `Domain` that is the tail of the server's IP address is ignored.
+    @Test func maxAgeDecidesExpiryAndAnIPAddressTakesNoDomain() async throws {
+        let storage = EphemeralCookieStorage()
+        let manager = manager(storage)
+        defer { manager.invalidateAndCancel() }
+        try await set("k=v; Path=/; Max-Age=3600", with: manager)
+        #expect(try await cookiesSeen(manager) == ["k": "v"])
+        let expiry = try #require(storage.cookies.first?.expiresDate)
+        #expect(expiry > Date().addingTimeInterval(3000) && expiry < Date().addingTimeInterval(3700))
+        try await set("k=v; Path=/; Max-Age=0", with: manager)
+        #expect(try await cookiesSeen(manager) == [:])
+        try await set("ip=1; Path=/; Domain=0.0.1", with: manager)
+        #expect(storage.cookies.isEmpty)
+        #expect(try await cookiesSeen(manager) == [:])
+    }
+
     /// Foundation's storage, in a file of its own under a temporary `XDG_DATA_HOME` would be
     /// cleaner, but the process's environment is shared: a group storage with a unique name.
     private func sharedStorageOfItsOwn() -> HTTPCookieStorage {
