@@ -527,9 +527,11 @@ def ratio_rows(results: dict, workloads: list[Workload], transfer_bytes: int) ->
             add(f"{gannet} ≥ 1.5× async-http-client", workload, g, value(workload, "async-http-client"), 1.5)
             add(f"{gannet} ≥ 0.7× bare curl loop", workload, g, value(workload, "curl-multi-loop"), 0.7)
     if "tls-new-connections" in names:
-        add("pinned / unpinned Gannet (information)", "tls-new-connections",
-            value("tls-new-connections", "gannet-pinned"), value("tls-new-connections", "gannet"), 0.0)
-        add("pinned Gannet / curl loop without resumption, both full handshakes (information)", "tls-new-connections",
+        # Issue 15's target: sessions resumed within the pinning scope (docs/engine.md, "TLS
+        # session resumption") make a pinned client as fast as an unpinned one.
+        add("pinned / unpinned Gannet", "tls-new-connections",
+            value("tls-new-connections", "gannet-pinned"), value("tls-new-connections", "gannet"), 0.95)
+        add("pinned Gannet / curl loop without resumption (information: full handshakes)", "tls-new-connections",
             value("tls-new-connections", "gannet-pinned"), value("tls-new-connections", "curl-multi-loop-no-resume"), 0.0)
         add("Gannet / bare curl loop, new TLS connections (information)", "tls-new-connections",
             value("tls-new-connections", "gannet"), value("tls-new-connections", "curl-multi-loop"), 0.0)
