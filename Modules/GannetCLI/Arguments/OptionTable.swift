@@ -132,6 +132,13 @@ enum OptionTable {
                     options.output = value
                 },
                 OptionDefinition(
+                    "continue",
+                    "c",
+                    "With --output FILE: an interrupted download is kept and the next run resumes it"
+                ) { options, _ in
+                    options.continueDownload = true
+                },
+                OptionDefinition(
                     "download",
                     "d",
                     "Stream the body to a file named after the response (or --output), with a progress bar"

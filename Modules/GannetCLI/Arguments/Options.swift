@@ -167,6 +167,8 @@ struct Options: Equatable, Sendable {
     var offline = false
     /// `--session NAME|PATH`: cookies and header items kept between commands (SessionFile).
     var session: String?
+    /// `--continue`: keep an interrupted `--output` download and resume it next time.
+    var continueDownload = false
     var tls = TLS()
     var help = false
     var version = false

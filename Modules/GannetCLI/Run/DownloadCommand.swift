@@ -36,17 +36,23 @@ struct DownloadCommand {
             report = { progress in bar.update(completed: progress.completedUnitCount, total: progress.totalUnitCount) }
         }
         let progressHandler = report
-        // Cancelling the Swift task (Ctrl-C, see `Interrupt`) cancels the download.
-        let response = await session.downloadResponse(
-            for: request,
-            destination: { temporary, response in
-                // A failed status in download mode is not saved: the temporary file stays where
-                // it is and is deleted below.
-                if requireSuccess, !(200..<300).contains(response.statusCode) { return temporary }
-                return explicit ?? Self.availableName(for: response, url: requestURL, in: directory)
-            },
-            progress: progressHandler
-        )
+        let destination: @Sendable (URL, HTTPURLResponse) -> URL = { temporary, response in
+            // A failed status in download mode is not saved: the temporary file stays where
+            // it is and is deleted below.
+            if requireSuccess, !(200..<300).contains(response.statusCode) { return temporary }
+            return explicit ?? Self.availableName(for: response, url: requestURL, in: directory)
+        }
+        let response: DataResponse<URL>
+        if options.continueDownload {
+            guard let explicit else {
+                throw CLIError.usage("--continue needs --output FILE: the file an interrupted download continues")
+            }
+            response = await ContinuableDownload(session: session, terminal: terminal, file: explicit)
+                .run(request, destination: destination, progress: progressHandler)
+        } else {
+            // Cancelling the Swift task (Ctrl-C, see `Interrupt`) cancels the download.
+            response = await session.downloadResponse(for: request, destination: destination, progress: progressHandler)
+        }
         bar.finish()
         command.printRequest(request, httpVersion: response.metrics?.httpVersion)
         let file = try response.result.get()
