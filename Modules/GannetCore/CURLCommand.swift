@@ -111,9 +111,18 @@ enum CURLCommand {
         return (comments + [command]).joined(separator: "\n")
     }
 
-    /// `text` as one shell word: single quotes, with `'` written `'\''`.
+    /// `text` as one shell word: single quotes, with `'` written `'\''`. By Unicode scalar:
+    /// `replacingOccurrences` compares `Character`s, and a quote followed by a combining mark
+    /// is another `Character`, so it stayed bare and ended the word early (a header value could
+    /// then run commands in the shell that pastes the description).
     static func quoted(_ text: String) -> String {
-        "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+        var word = String.UnicodeScalarView()
+        word.append("'")
+        for scalar in text.unicodeScalars {
+            if scalar == "'" { word.append(contentsOf: "'\\''".unicodeScalars) } else { word.append(scalar) }
+        }
+        word.append("'")
+        return String(word)
     }
 
     /// A body that can stand in a shell word as it is: no control character (which would break

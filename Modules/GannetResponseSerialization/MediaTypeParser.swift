@@ -77,13 +77,19 @@ enum MediaTypeParser {
 
     static func isToken(_ text: String) -> Bool { HTTPSyntax.isToken(text) }
 
+    /// `value` as a quoted-string. Escapes by Unicode scalar, as the parser reads bytes: a
+    /// quote followed by a combining mark is one `Character` that is not `"`, so escaping by
+    /// `Character` left that quote bare and the description no longer parsed back (found by
+    /// the media-type fuzz target, docs/reliability.md).
     static func quoted(_ value: String) -> String {
-        var result = "\""
-        for character in value {
-            if character == "\"" || character == "\\" { result.append("\\") }
-            result.append(character)
+        var result = String.UnicodeScalarView()
+        result.append("\"")
+        for scalar in value.unicodeScalars {
+            if scalar == "\"" || scalar == "\\" { result.append("\\") }
+            result.append(scalar)
         }
-        return result + "\""
+        result.append("\"")
+        return String(result)
     }
 
     struct Scanner {

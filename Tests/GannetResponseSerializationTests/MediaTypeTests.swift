@@ -103,4 +103,22 @@ struct MediaTypeTests {
         #expect(accepted.containsMatch(for: "application/json; charset=utf-8"))
         #expect(!accepted.containsMatch(for: "application/xml"))
     }
+
+    /// Found by the media-type fuzz target (docs/reliability.md): a quote followed by a
+    /// combining mark is one `Character`, and `description` left that quote unescaped, so the
+    /// description parsed back to another value.
+    @Test func aQuoteBeforeACombiningMarkIsEscapedInTheDescription() throws {
+        let note = "a\"\u{0654}b"
+        let text = "text/plain; note=\"a\\\"\u{0654}b\""
+        let parsed = try #require(MediaType(text))
+        #expect(parsed.parameters["note"] == note)
+        let description = parsed.description
+        #expect(MediaType(description) == parsed, "\(description.debugDescription)")
+        let found = try #require(
+            Data(base64Encoded: "bXVsMnQvZm9tLWB0YTsgYj0in9+dumNcImQgYvljXCLZlGV0PVVURiJkIGJpY1wiJ3Nl")
+        )
+        let crash = try #require(MediaType(String(decoding: found, as: UTF8.self)))
+        let crashDescription = crash.description
+        #expect(MediaType(crashDescription) == crash, "\(crashDescription.debugDescription)")
+    }
 }

@@ -74,6 +74,19 @@ struct CURLDescriptionTests {
         )
     }
 
+    /// A quote followed by a combining mark is one `Character` that is not `'`: quoting by
+    /// `Character` left it bare, the shell word ended there, and the rest of the body ran as
+    /// shell syntax.
+    @Test func aQuoteBeforeACombiningMarkStaysInsideTheShellWord() async throws {
+        var request = URLRequest(url: servers.httpbin.appendingPathComponent("post"))
+        request.httpMethod = "POST"
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        request.httpBody = Data(#"{"note":"it'\#u{0654}s; echo injected '"}"#.utf8)
+        let description = request.cURLDescription()
+        #expect(description.contains("'\\''\u{0654}"), "\(description)")
+        try await expectSameEcho(request, description: description)
+    }
+
     @Test func getWithQuery() async throws {
         let request = try HTTPRequestSerializer().request(
             method: "GET",

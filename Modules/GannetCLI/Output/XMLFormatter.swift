@@ -131,12 +131,23 @@ struct PrettyXMLWriter: XMLEventHandler, Sendable {
         prefix.map { $0 + ":" + name } ?? name
     }
 
-    static func escape(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: ">", with: "&gt;")
+    /// By Unicode scalar: `replacingOccurrences` compares `Character`s and missed a `<` or `"`
+    /// followed by a combining mark.
+    static func escape(_ text: String, quotes: Bool = false) -> String {
+        var escaped = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": escaped.append(contentsOf: "&amp;".unicodeScalars)
+            case "<": escaped.append(contentsOf: "&lt;".unicodeScalars)
+            case ">": escaped.append(contentsOf: "&gt;".unicodeScalars)
+            case "\"" where quotes: escaped.append(contentsOf: "&quot;".unicodeScalars)
+            default: escaped.append(scalar)
+            }
+        }
+        return String(escaped)
     }
 
     static func escapeAttribute(_ text: String) -> String {
-        escape(text).replacingOccurrences(of: "\"", with: "&quot;")
+        escape(text, quotes: true)
     }
 }
