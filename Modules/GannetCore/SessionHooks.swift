@@ -30,6 +30,12 @@ struct SessionHooks: Sendable {
     var taskDidFinishCollectingMetrics: MetricsCollected?
     var downloadTaskDidFinishDownloading: DownloadDestination?
     var downloadTaskDidResume: (@Sendable (SessionManager, SessionTask, Int64, Int64) -> Void)?
+    var authenticationChallenge:
+        (@Sendable (SessionManager, SessionTask, AuthenticationChallenge) -> AuthenticationDisposition)?
+    /// ``SessionManager/credential``.
+    var credential: URLCredential?
+    /// `.forSession` and `.permanent` credentials a handler gave, for default handling later.
+    var rememberedCredentials: [ProtectionSpace: URLCredential] = [:]
     var dataTaskDidBecomeDownloadTask: BecameDownload?
     var dataTaskDidBecomeStreamTask: BecameStream?
     /// Set by ``SessionManager/setServerTrustEvaluator(_:)``: `.some` replaces the

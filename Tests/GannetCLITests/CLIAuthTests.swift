@@ -19,6 +19,20 @@ struct CLIAuthTests: CLIServerSuite {
         #expect(try result.json()["authenticated"] as? Bool == true)
     }
 
+    /// Digest is answered after httpbin's 401, computed by libcurl; a wrong password gives the
+    /// 401 to the caller (exit 4 with --check-status).
+    @Test func digestIsAnsweredAfterTheChallenge() async throws {
+        let good = try await GannetBinary.run([
+            "-A", "digest", "-a", "u:p", "--check-status", "\(httpbin)/digest-auth/auth/u/p",
+        ])
+        #expect(good.status == 0, "\(good.err)")
+        #expect(try good.json()["authenticated"] as? Bool == true)
+        let bad = try await GannetBinary.run([
+            "-A", "digest", "-a", "u:x", "--check-status", "\(httpbin)/digest-auth/auth/u/p",
+        ])
+        #expect(bad.status == 4, "\(bad.err)")
+    }
+
     /// The password is typed into a pseudo-terminal after the prompt appears; what the terminal
     /// shows never contains it, and httpbin accepted it.
     @Test func aMissingPasswordIsAskedForWithoutEcho() async throws {

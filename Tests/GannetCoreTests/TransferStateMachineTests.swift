@@ -96,6 +96,22 @@ import Testing
         #expect(machine.headerLine() == .parseHeaderLine)
     }
 
+    /// A `401` answered with a credential: its body is discarded like a redirect's and the same
+    /// request goes again, but it is not a redirect.
+    @Test func anAuthenticationRetryDiscardsItsBodyWithoutCountingARedirect() {
+        var machine = TransferStateMachine()
+        #expect(machine.headerLine() == .parseHeaderLine)
+        #expect(machine.headParsed(.retryAuthenticated) == .proceed)
+        #expect(machine.bodyChunk(count: 10) == .discardBody)
+        #expect(machine.hopEnded(code: 0) == .followRedirect)
+        #expect(machine.redirectCount == 0)
+        #expect(machine.state == .awaitingHead)
+        // A redirect after it counts as one.
+        #expect(machine.headParsed(.followRedirect) == .proceed)
+        #expect(machine.hopEnded(code: 0) == .followRedirect)
+        #expect(machine.redirectCount == 1)
+    }
+
     @Test func aLargeRedirectBodyCutsTheHopShortAndIsStillFollowed() {
         var machine = discarding()
         #expect(machine.bodyChunk(count: Machine.redirectBodyLimit) == .discardBody)

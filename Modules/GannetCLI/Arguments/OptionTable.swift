@@ -177,11 +177,16 @@ enum OptionTable {
                     guard !value.isEmpty else { throw CLIError.usage("--auth needs USER[:PASSWORD] or a token") }
                     options.auth = value
                 },
-                OptionDefinition("auth-type", "A", value: "TYPE", "How --auth is sent: basic (default) or bearer") {
+                OptionDefinition(
+                    "auth-type",
+                    "A",
+                    value: "TYPE",
+                    "How --auth is sent: basic (default), digest or bearer"
+                ) {
                     options,
                     value in
                     guard let type = Options.AuthType(rawValue: value) else {
-                        throw CLIError.usage("--auth-type takes basic or bearer, not \(value.debugDescription)")
+                        throw CLIError.usage("--auth-type takes basic, digest or bearer, not \(value.debugDescription)")
                     }
                     options.authType = type
                 },

@@ -68,6 +68,8 @@ struct Options: Equatable, Sendable {
         case basic
         /// `Authorization: Bearer TOKEN` (RFC 6750).
         case bearer
+        /// Digest (RFC 7616), computed by libcurl once the server's `401` names its nonce.
+        case digest
     }
 
     /// The response serializer `--as` chooses.

@@ -8,10 +8,10 @@ import Glibc
 /// (`/dev/tty`, whatever stdin and stdout are), with echo off, so the password is never shown
 /// nor left in the shell's history.
 enum PasswordPrompt {
-    /// `USER:PASS` as given, or `USER` completed with a password read from the terminal. Only
-    /// `basic` credentials have a password; a bearer token is taken as it is.
+    /// `USER:PASS` as given, or `USER` completed with a password read from the terminal. Basic
+    /// and Digest credentials have a password; a bearer token is taken as it is.
     static func complete(_ options: inout Options, host: String) throws {
-        guard let auth = options.auth, options.authType == .basic, !auth.contains(":") else { return }
+        guard let auth = options.auth, options.authType != .bearer, !auth.contains(":") else { return }
         let password = try read(prompt: "gannet: password for \(auth)@\(host): ")
         options.auth = auth + ":" + password
     }

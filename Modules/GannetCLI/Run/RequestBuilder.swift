@@ -41,6 +41,9 @@ enum RequestBuilder {
                 )
             case .bearer:
                 request.setValue("Bearer \(auth)", forHTTPHeaderField: "Authorization")
+            case .digest:
+                // Answered after the server's 401 (RequestCommand sets the manager's credential).
+                break
             }
         }
 

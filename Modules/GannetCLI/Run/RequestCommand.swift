@@ -48,6 +48,14 @@ struct RequestCommand {
         configuration.httpCookieStorage = cookies
         let session = SessionManager(configuration: configuration)
         defer { session.invalidateAndCancel() }
+        if options.authType == .digest, let auth = invocation.options.auth {
+            let colon = auth.firstIndex(of: ":") ?? auth.endIndex
+            session.credential = URLCredential(
+                user: String(auth[..<colon]),
+                password: String(auth[colon...].dropFirst()),
+                persistence: .none
+            )
+        }
         let outcome: Result<ExitStatus, any Error>
         do {
             outcome = .success(try await exchange(request, on: session))

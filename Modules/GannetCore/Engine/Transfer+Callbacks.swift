@@ -42,7 +42,7 @@ extension Transfer {
     }
 
     /// The response of this hop as an `HTTPURLResponse`, built on first use.
-    private func materializedResponse() -> HTTPURLResponse? {
+    func materializedResponse() -> HTTPURLResponse? {
         if response == nil, let head, let url { response = head.makeResponse(url: url) }
         return response
     }
@@ -56,6 +56,26 @@ extension Transfer {
         // Every hop's cookies are stored before the next hop is configured, so a redirect
         // carries what its response set.
         if let storage = cookieStorage { CookieRules.store(head, from: url, in: storage) }
+
+        if head.statusCode == 401 || head.statusCode == 407 {
+            if awaitsAuthenticationProbe {
+                // libcurl's own Digest probe: it reads the challenge and sends the request again
+                // with the answer; its body is ignored. The next head is the response.
+                awaitsAuthenticationProbe = false
+                self.head = nil
+                return lineLength
+            }
+            switch decideAuthentication(head, url: url) {
+            case .deliver:
+                break
+            case .fail(let error):
+                return answer(machine.stop(error), lineLength: lineLength)
+            case .retry(let credential):
+                pendingCredential = credential
+                redirectTarget = request
+                return answer(machine.headParsed(.retryAuthenticated), lineLength: lineLength)
+            }
+        }
 
         if Redirection.isRedirect(head.statusCode) {
             switch decideRedirect(head, url: url) {

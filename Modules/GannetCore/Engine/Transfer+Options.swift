@@ -71,6 +71,7 @@ extension Transfer {
         // Each sink reads in blocks of its own size (BodySink.readBufferSize).
         easy.set(CURLOPT_BUFFERSIZE, sink.readBufferSize)
         TLSVerification.configure(easy, transfer: self, evaluates: evaluatesTrust)
+        configureAuthentication(easy)
 
         let connectMs = Int(min(configuration.connectTimeout, Double(idleTimeout) / 1e9) * 1000)
         easy.set(CURLOPT_CONNECTTIMEOUT_MS, max(connectMs, 1))

@@ -36,6 +36,15 @@ final class Transfer: @unchecked Sendable {
     /// The TLS session cache this hop uses: `nil` when libcurl verifies, else the trust
     /// generation whose evaluation the cached sessions passed (TLSVerification.configure).
     var sessionScope: UInt64?
+    /// This hop's credentials, for the retry a challenge answer asked for
+    /// (Transfer+Authentication.swift); the next hop's, until it begins.
+    var hopCredential: HopCredential?
+    var pendingCredential: HopCredential?
+    /// libcurl answers Digest itself after a probe without credentials: that probe's `401` is
+    /// not the response.
+    var awaitsAuthenticationProbe = false
+    /// Credentials refused so far, by protection space.
+    var authenticationFailures: [ProtectionSpace: Int] = [:]
     var reader: (any BodyReader)?
     var parser: ResponseHeadParser
     /// Where a redirect being followed leads.
@@ -236,6 +245,8 @@ final class Transfer: @unchecked Sendable {
         request = next
         parser = ResponseHeadParser(limits: configuration.limits)
         redirectTarget = nil
+        hopCredential = pendingCredential
+        pendingCredential = nil
         response = nil
         head = nil
         reader = nil

@@ -36,6 +36,9 @@ struct TransferStateMachine {
         case deliver
         /// The final response, whose disposition the deferred hook decides later.
         case deliverAfterDisposition
+        /// A `401` or `407` answered with a credential: discard this body, then send the same
+        /// request again with it. Not a redirect: the redirect count stays.
+        case retryAuthenticated
     }
 
     /// What libcurl should be paused for (`curl_easy_pause`).
@@ -114,6 +117,8 @@ struct TransferStateMachine {
     private(set) var isSuspended = false
     /// Paused for receiving because a byte-stream consumer is behind.
     private(set) var isBackpressured = false
+    /// The body being discarded is an authentication retry's, not a redirect's.
+    private var retryingAuthentication = false
     /// Redirects followed so far.
     private(set) var redirectCount = 0
     /// The error a ``Failure/recorded`` failure means; the first one recorded wins.
@@ -159,7 +164,8 @@ struct TransferStateMachine {
         }
         hasHead = true
         switch decision {
-        case .followRedirect:
+        case .followRedirect, .retryAuthenticated:
+            retryingAuthentication = decision == .retryAuthenticated
             state = .discardingRedirectBody(bytes: 0, cutShort: false)
             return .proceed
         case .deliver:
@@ -215,7 +221,8 @@ struct TransferStateMachine {
         switch state {
         case .discardingRedirectBody(_, let cutShort):
             guard clean || cutShort else { return end(.fail(.libcurl(code))) }
-            redirectCount += 1
+            if !retryingAuthentication { redirectCount += 1 }
+            retryingAuthentication = false
             state = .awaitingHead
             hasHead = false
             return .followRedirect

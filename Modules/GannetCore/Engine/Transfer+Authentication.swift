@@ -1,0 +1,111 @@
+internal import CCurl
+
+/// HTTP authentication challenges (docs/auth-cookies-cache.md, "Authentication"): a `401` or
+/// `407` is offered to the manager's challenge handler (or default handling), and a
+/// credential makes the transfer send the same request again with libcurl computing Basic or
+/// Digest. Engine thread.
+extension Transfer {
+    /// What a hop sends credentials with: set for the retry a challenge answer asked for, and
+    /// for no other hop (a redirect after it sends none).
+    struct HopCredential {
+        enum Scheme { case basic, digest }
+        let user: String
+        let password: String
+        let scheme: Scheme
+        let proxy: Bool
+
+        /// `CURLAUTH_BASIC` and `CURLAUTH_DIGEST` (macros with casts, which do not import).
+        var curlMask: Int { scheme == .basic ? 1 << 0 : 1 << 1 }
+    }
+
+    enum AuthenticationOutcome {
+        case deliver
+        case retry(HopCredential)
+        case fail(any Error)
+    }
+
+    /// Refusals of one protection space after which the response goes to the caller.
+    static let maximumAuthenticationFailures = 3
+
+    /// Decides about a final `401` or `407` head.
+    func decideAuthentication(_ head: ResponseHead, url: URL) -> AuthenticationOutcome {
+        let proxy = head.statusCode == 407
+        let field = proxy ? "proxy-authenticate" : "www-authenticate"
+        let challenges = AuthenticationChallengeHeader.parse(
+            head.fields.filter { ASCII.equalsIgnoringCase($0.name, field) }.map(\.value)
+        )
+        let answerable = challenges.first { ["basic", "digest"].contains($0.scheme.lowercased()) }
+        guard let chosen = answerable ?? challenges.first else { return .deliver }
+        let space = protectionSpace(for: chosen, url: url, proxy: proxy)
+        let failures = authenticationFailures[space, default: 0]
+        let manager = task.manager
+        let challenge = AuthenticationChallenge(
+            protectionSpace: space,
+            challenges: challenges,
+            previousFailureCount: failures,
+            failureResponse: materializedResponse()
+        )
+        let disposition = hooks.authenticationChallenge?(manager, task, challenge) ?? .performDefaultHandling
+        let credential: URLCredential?
+        switch disposition {
+        case .useCredential(let given):
+            credential = given
+            manager.remember(given, for: space)
+        case .performDefaultHandling:
+            credential = manager.defaultCredential(for: space, failures: failures)
+        case .rejectProtectionSpace:
+            return .deliver
+        case .cancelAuthenticationChallenge:
+            let reason = GannetError(.transport, "The authentication challenge was cancelled", failingURL: url)
+            return .fail(TransportError.make(.userCancelledAuthentication, underlying: reason, url: url))
+        case .fail(let error):
+            return .fail(error)
+        }
+        guard let credential, let user = credential.user, let password = credential.password, answerable != nil,
+            failures < Self.maximumAuthenticationFailures
+        else { return .deliver }
+        guard bodySource?.isRepeatable ?? true else {
+            let error = GannetError(
+                .requestRetryFailed,
+                "The request's body is a stream, which cannot be sent again with credentials",
+                failingURL: url
+            )
+            return .fail(TransportError.urlError(gannet: error, url: url))
+        }
+        authenticationFailures[space] = failures + 1
+        let scheme: HopCredential.Scheme = chosen.scheme.lowercased() == "digest" ? .digest : .basic
+        return .retry(HopCredential(user: user, password: password, scheme: scheme, proxy: proxy))
+    }
+
+    private func protectionSpace(
+        for challenge: AuthenticationChallengeHeader.Challenge,
+        url: URL,
+        proxy: Bool
+    ) -> ProtectionSpace {
+        var target = url
+        if proxy, case .url(let proxyURL, _) = configuration.proxy { target = proxyURL }
+        let scheme = target.scheme?.lowercased() ?? "http"
+        return ProtectionSpace(
+            host: target.host ?? "",
+            port: target.port ?? (scheme == "https" ? 443 : 80),
+            protocol: scheme,
+            realm: challenge.parameters["realm"],
+            authenticationMethod: challenge.scheme,
+            isProxy: proxy
+        )
+    }
+
+    /// Sets (or clears) this hop's credentials. Digest is answered by libcurl after a probe
+    /// without credentials, whose `401` the header callback skips (``awaitsAuthenticationProbe``).
+    func configureAuthentication(_ easy: EasyHandle) {
+        let credential = hopCredential
+        let basic = 1 << 0
+        easy.set(CURLOPT_HTTPAUTH, credential.map { $0.proxy ? basic : $0.curlMask } ?? basic)
+        easy.set(CURLOPT_USERNAME, credential.flatMap { $0.proxy ? nil : $0.user })
+        easy.set(CURLOPT_PASSWORD, credential.flatMap { $0.proxy ? nil : $0.password })
+        easy.set(CURLOPT_PROXYAUTH, credential.map { $0.proxy ? $0.curlMask : basic } ?? basic)
+        easy.set(CURLOPT_PROXYUSERNAME, credential.flatMap { $0.proxy ? $0.user : nil })
+        easy.set(CURLOPT_PROXYPASSWORD, credential.flatMap { $0.proxy ? $0.password : nil })
+        awaitsAuthenticationProbe = credential?.scheme == .digest
+    }
+}

@@ -1,0 +1,159 @@
+import Foundation
+import GannetCore
+import GannetTestSupport
+import Synchronization
+import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Issue 12: HTTP authentication challenges against httpbin and the authenticating proxy. The
+/// handler is asked after the `401` (never before), libcurl computes Basic and Digest, a
+/// refused credential counts up `previousFailureCount` and never loops.
+@Suite("Authentication challenges")
+struct AuthenticationChallengeTests {
+    let servers: TestServers
+    init() throws { servers = try TestServers.shared() }
+
+    final class Seen: Sendable {
+        private let challenges = Mutex<[AuthenticationChallenge]>([])
+        func add(_ challenge: AuthenticationChallenge) { challenges.withLock { $0.append(challenge) } }
+        var all: [AuthenticationChallenge] { challenges.withLock { $0 } }
+    }
+
+    private func get(_ manager: SessionManager, _ url: URL) async -> DataResponse<Data> {
+        await manager.response(for: URLRequest(url: url), serializer: .passthrough)
+    }
+
+    @Test func basicIsAnsweredThroughTheHandlerAfterThe401() async throws {
+        let manager = SessionManager(configuration: .ephemeral)
+        defer { manager.invalidateAndCancel() }
+        let seen = Seen()
+        manager.setAuthenticationChallengeHandler { _, _, challenge in
+            seen.add(challenge)
+            return .useCredential(URLCredential(user: "u", password: "p", persistence: .none))
+        }
+        let response = await get(manager, servers.httpbin.adding("/basic-auth/u/p"))
+        #expect(response.response?.statusCode == 200, "\(String(describing: response.error))")
+        #expect(try json(response.data)["authenticated"] as? Bool == true)
+        // Asked once, for a 401 that came first: the first request carried no credential.
+        let challenge = try #require(seen.all.first)
+        #expect(seen.all.count == 1)
+        #expect(challenge.previousFailureCount == 0)
+        #expect(challenge.failureResponse?.statusCode == 401)
+        #expect(challenge.protectionSpace.authenticationMethod == "Basic")
+        #expect(challenge.protectionSpace.realm == "Fake Realm")
+        #expect(challenge.protectionSpace.host == "127.0.0.1" && !challenge.protectionSpace.isProxy)
+        #expect(response.metrics?.redirectCount == 0)
+    }
+
+    /// libcurl computes Digest (`auth` and `auth-int`) from the manager's credential.
+    @Test(arguments: ["auth", "auth-int"])
+    func digestIsAnsweredWithTheManagersCredential(qop: String) async throws {
+        let manager = SessionManager(configuration: .ephemeral)
+        defer { manager.invalidateAndCancel() }
+        manager.credential = URLCredential(user: "u", password: "p", persistence: .none)
+        let response = await get(manager, servers.httpbin.adding("/digest-auth/\(qop)/u/p"))
+        #expect(response.response?.statusCode == 200, "\(String(describing: response.error))")
+        #expect(try json(response.data)["authenticated"] as? Bool == true)
+    }
+
+    /// A wrong password: retried once, refused again, and the second challenge has
+    /// `previousFailureCount` 1; default handling then gives the 401 to the caller.
+    @Test(arguments: ["/basic-auth/u/p", "/digest-auth/auth/u/p"])
+    func aWrongPasswordFailsAfterExactlyOneRetry(path: String) async throws {
+        let manager = SessionManager(configuration: .ephemeral)
+        defer { manager.invalidateAndCancel() }
+        manager.credential = URLCredential(user: "u", password: "wrong", persistence: .none)
+        let seen = Seen()
+        manager.setAuthenticationChallengeHandler { _, _, challenge in
+            seen.add(challenge)
+            return .performDefaultHandling
+        }
+        let response = await get(manager, servers.httpbin.adding(path))
+        #expect(response.response?.statusCode == 401)
+        #expect(seen.all.map(\.previousFailureCount) == [0, 1])
+    }
+
+    /// A handler that keeps answering with a refused credential is stopped.
+    @Test func aHandlerThatInsistsIsStoppedAfterThreeRefusals() async throws {
+        let manager = SessionManager(configuration: .ephemeral)
+        defer { manager.invalidateAndCancel() }
+        let seen = Seen()
+        manager.setAuthenticationChallengeHandler { _, _, challenge in
+            seen.add(challenge)
+            return .useCredential(URLCredential(user: "u", password: "wrong", persistence: .none))
+        }
+        let response = await get(manager, servers.httpbin.adding("/basic-auth/u/p"))
+        #expect(response.response?.statusCode == 401)
+        #expect(seen.all.map(\.previousFailureCount) == [0, 1, 2, 3])
+    }
+
+    /// `/hidden-basic-auth` answers 404 without a challenge: nobody is asked.
+    @Test func aResponseWithoutAChallengeIsNotOffered() async throws {
+        let manager = SessionManager(configuration: .ephemeral)
+        defer { manager.invalidateAndCancel() }
+        let seen = Seen()
+        manager.setAuthenticationChallengeHandler { _, _, challenge in
+            seen.add(challenge)
+            return .performDefaultHandling
+        }
+        let response = await get(manager, servers.httpbin.adding("/hidden-basic-auth/u/p"))
+        #expect(response.response?.statusCode == 404)
+        #expect(seen.all.isEmpty)
+    }
+
+    @Test func cancellingAndFailingEndTheTask() async throws {
+        let manager = SessionManager(configuration: .ephemeral)
+        defer { manager.invalidateAndCancel() }
+        manager.setAuthenticationChallengeHandler { _, _, _ in .cancelAuthenticationChallenge }
+        let cancelled = await get(manager, servers.httpbin.adding("/basic-auth/u/p"))
+        #expect((cancelled.error as? URLError)?.code == .userCancelledAuthentication)
+        struct Refused: Error {}
+        manager.setAuthenticationChallengeHandler { _, _, _ in .fail(Refused()) }
+        let failed = await get(manager, servers.httpbin.adding("/basic-auth/u/p"))
+        #expect(failed.error is Refused, "\(String(describing: failed.error))")
+        manager.setAuthenticationChallengeHandler { _, _, _ in .rejectProtectionSpace }
+        let rejected = await get(manager, servers.httpbin.adding("/basic-auth/u/p"))
+        #expect(rejected.response?.statusCode == 401)
+    }
+
+    /// A `.forSession` credential the handler gave answers the next task's challenge by default.
+    @Test func aSessionCredentialIsRememberedForTheSpace() async throws {
+        let manager = SessionManager(configuration: .ephemeral)
+        defer { manager.invalidateAndCancel() }
+        let asked = Seen()
+        manager.setAuthenticationChallengeHandler { _, _, challenge in
+            asked.add(challenge)
+            return asked.all.count == 1
+                ? .useCredential(URLCredential(user: "u", password: "p", persistence: .forSession))
+                : .performDefaultHandling
+        }
+        #expect(await get(manager, servers.httpbin.adding("/basic-auth/u/p")).response?.statusCode == 200)
+        #expect(await get(manager, servers.httpbin.adding("/basic-auth/u/p")).response?.statusCode == 200)
+        #expect(asked.all.count == 2)
+    }
+
+    /// The authenticating proxy's 407 reaches the handler as a proxy's challenge.
+    @Test func aProxysChallengeIsAnsweredToo() async throws {
+        var configuration = SessionConfiguration.ephemeral
+        configuration.proxy = .url(servers.authenticatingProxy)
+        let manager = SessionManager(configuration: configuration)
+        defer { manager.invalidateAndCancel() }
+        let seen = Seen()
+        let credentials = servers.proxyCredentials
+        manager.setAuthenticationChallengeHandler { _, _, challenge in
+            seen.add(challenge)
+            return .useCredential(
+                URLCredential(user: credentials.user, password: credentials.password, persistence: .none)
+            )
+        }
+        let response = await get(manager, servers.httpbin.adding("/get"))
+        #expect(response.response?.statusCode == 200, "\(String(describing: response.error))")
+        let challenge = try #require(seen.all.first)
+        #expect(challenge.protectionSpace.isProxy)
+        #expect(challenge.protectionSpace.port == servers.authenticatingProxy.port)
+        #expect(challenge.failureResponse?.statusCode == 407)
+    }
+}
