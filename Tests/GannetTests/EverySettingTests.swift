@@ -69,7 +69,8 @@ struct EverySettingTests {
         "dataEncoding": "GannetRequestSerializationTests/QueryStringEncodingTests.swift/data",
         "stringEncoding": "GannetRequestSerializationTests/QueryStringEncodingTests.swift/stringEncoding",
         "timeoutInterval": "GannetRequestSerializationTests/HTTPRequestSerializerTests.swift/requestOptions",
-        "cachePolicy": "GannetRequestSerializationTests/HTTPRequestSerializerTests.swift/requestOptions",
+        "cachePolicy":
+            "GannetRequestSerializationTests/HTTPRequestSerializerTests.swift/requestOptions + GannetTests/EverySettingTests.swift/cachePolicyIsHonouredByASessionWithoutACache",
         "httpShouldHandleCookies":
             "GannetRequestSerializationTests/HTTPRequestSerializerTests.swift/requestOptions + GannetCoreTests/CookieTests.swift/httpShouldHandleCookiesFalseNeitherSendsNorStores",
         "httpRequestHeaders": "GannetRequestSerializationTests/EndToEndTests.swift/headersRoundTrip",
@@ -138,6 +139,29 @@ struct EverySettingTests {
     }
 
     // MARK: Proofs no other test gave
+
+    /// Without a response cache, `.returnCacheDataDontLoad` fails with `resourceUnavailable` and
+    /// sends nothing (NSURLSession without a URLCache); every other policy loads.
+    @Test func cachePolicyIsHonouredByASessionWithoutACache() async throws {
+        let servers = try TestServers.shared()
+        let manager = SessionManager(configuration: .ephemeral)
+        defer { manager.invalidateAndCancel() }
+        let marker = "cache-policy-\(UUID().uuidString)"
+        var request = URLRequest(url: servers.nginx.adding("/small?\(marker)"))
+        request.cachePolicy = .returnCacheDataDontLoad
+        let refused = await manager.response(for: request, serializer: .passthrough)
+        #expect((refused.error as? URLError)?.code == .resourceUnavailable, "\(String(describing: refused.error))")
+        for policy: URLRequest.CachePolicy in [
+            .useProtocolCachePolicy, .reloadIgnoringLocalCacheData, .returnCacheDataElseLoad,
+        ] {
+            request.cachePolicy = policy
+            let loaded = await manager.response(for: request, serializer: .passthrough)
+            #expect(loaded.response?.statusCode == 200, "\(policy)")
+        }
+        // Three requests reached nginx: the refused one never did.
+        #expect(await eventually(within: 30) { servers.accessLogLines(containing: marker).count == 3 })
+        #expect(servers.accessLogLines(containing: marker).count == 3)
+    }
 
     /// `/concurrency/hold` counts the requests the fault server holds at once: eight requests
     /// to one host under a cap of two are never more than two at a time; without the cap, all

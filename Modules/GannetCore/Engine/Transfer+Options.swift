@@ -34,6 +34,17 @@ extension Transfer {
             fields.append(("Cookie", cookie))
         }
         try RequestValidation.validate(method: method, url: url, headers: fields)
+        if request.cachePolicy == .returnCacheDataDontLoad {
+            // Gannet keeps no response cache yet, so there is never cached data to return: as
+            // NSURLSession without a URLCache, the request fails and nothing is sent. The other
+            // policies load from the network, which is what they do with an empty cache.
+            let error = GannetError(
+                .invalidRequest,
+                "The request's cache policy forbids loading, and Gannet keeps no response cache",
+                failingURL: url
+            )
+            throw TransportError.make(.resourceUnavailable, underlying: error, url: url)
+        }
         if serverTrustEvaluator?.requiresSecureTransport == true, url.scheme?.lowercased() != "https" {
             // Enforced here, where the evaluator is used, for every hop: a pinning manager
             // must not send a request (or follow a redirect) in clear (docs/security.md).
