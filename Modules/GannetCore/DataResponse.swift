@@ -138,6 +138,23 @@ public struct TaskMetrics: Sendable, Hashable {
     public var countOfRequestBodyBytesSent: Int64 = 0
     /// Response body bytes received, after decoding.
     public var countOfResponseBodyBytesReceived: Int64 = 0
+    /// Where the response came from: the network, or the session's `URLCache`
+    /// (``SessionConfiguration/urlCache``).
+    public var resourceFetchType: ResourceFetchType = .networkLoad
+
+    /// Where a response came from (URLSessionTaskTransactionMetrics' `resourceFetchType`, with
+    /// revalidation told apart).
+    public enum ResourceFetchType: Sendable, Hashable {
+        /// From the network.
+        case networkLoad
+        /// From the cache: the stored response was fresh (or the cache policy asked for it),
+        /// and nothing was sent.
+        case localCache
+        /// From the cache after the server confirmed it: the request carried the stored
+        /// response's validators, the server answered `304 Not Modified`, and the caller
+        /// received the stored `200` and body.
+        case revalidated
+    }
 
     /// Creates empty metrics.
     public init() {}

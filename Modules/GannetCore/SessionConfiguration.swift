@@ -51,6 +51,19 @@ public struct SessionConfiguration: Sendable {
     /// (docs/auth-cookies-cache.md).
     public var httpCookieStorage: (any CookieStoring)? = HTTPCookieStorage.shared
 
+    /// The response cache: `nil` (the default) caches nothing, as OkHttp and unlike
+    /// `URLSessionConfiguration.default`, whose `URLCache.shared` would make every service
+    /// share one disk cache unasked. With a cache, a data task's `GET` is answered, revalidated
+    /// or stored as NSURLSession does, following the request's `cachePolicy` (all four) and
+    /// RFC 9111 as a private cache; ``SessionManager/setDataTaskWillCacheResponse(_:)`` sees
+    /// each response before it is stored (docs/auth-cookies-cache.md, "The response cache").
+    ///
+    /// ```swift
+    /// var configuration = SessionConfiguration.default
+    /// configuration.urlCache = URLCache(memoryCapacity: 4 << 20, diskCapacity: 64 << 20, diskPath: "/var/cache/myapp")
+    /// ```
+    public var urlCache: URLCache? = nil
+
     /// Creates the default configuration.
     public init() {}
 

@@ -13,6 +13,7 @@ struct SessionHooks: Sendable {
         Void
     typealias BecameDownload = @Sendable (SessionManager, SessionTask, SessionTask) -> Void
     typealias BecameStream = @Sendable (SessionManager, SessionTask, SessionStreamTask) -> Void
+    typealias WillCacheResponse = @Sendable (SessionManager, SessionTask, CachedURLResponse) -> CachedURLResponse?
     typealias ReceivedData = @Sendable (SessionManager, SessionTask, Data) -> Void
     typealias SentBodyData = @Sendable (SessionManager, SessionTask, Int64, Int64, Int64) -> Void
     typealias Completion = @Sendable (SessionManager, SessionTask, (any Error)?) -> Void
@@ -38,6 +39,7 @@ struct SessionHooks: Sendable {
     var rememberedCredentials: [ProtectionSpace: URLCredential] = [:]
     var dataTaskDidBecomeDownloadTask: BecameDownload?
     var dataTaskDidBecomeStreamTask: BecameStream?
+    var dataTaskWillCacheResponse: WillCacheResponse?
     /// Set by ``SessionManager/setServerTrustEvaluator(_:)``: `.some` replaces the
     /// configuration's evaluator (`.some(nil)`: libcurl's own verification) for transfers
     /// started afterwards.

@@ -252,6 +252,7 @@ public final class SessionManager: Sendable {
             let outcome = self.finishBecameDownload(outcome, of: task)
             let lazy = outcome.lazyResponse
             task.update { $0.lazyResponse = lazy }
+            if outcome.cacheUpdate != nil { self.updateCache(with: outcome, of: task, response: lazy?.value) }
             if let metrics = outcome.metrics {
                 monitor?.didFinishCollecting(task, metrics)
                 metricsHook?(self, task, metrics)
@@ -314,7 +315,10 @@ public final class SessionManager: Sendable {
         // Hooks are the caller's code, which must not run on the engine thread; monitors only
         // enqueue, so they may.
         // A data task that became a download moves its file: never on the engine thread.
-        if isPassthrough && completionHook == nil && metricsHook == nil && outcome.becameDownload == nil {
+        // So does the cache, which may ask the caller's hook and write to disk.
+        if isPassthrough && completionHook == nil && metricsHook == nil && outcome.becameDownload == nil
+            && outcome.cacheUpdate == nil
+        {
             work()
         } else {
             processingQueue.async(execute: work)

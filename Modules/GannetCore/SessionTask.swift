@@ -365,6 +365,8 @@ struct TransferOutcome: @unchecked Sendable {
     var becameDownload: DownloadSerializer? = nil
     /// A cancelled download's partial file and its size, kept for resume data.
     var partialFile: (url: URL, size: Int64)? = nil
+    /// What the session's cache may take from this transfer (SessionManager+Cache.swift).
+    var cacheUpdate: CacheUpdate? = nil
 
     /// The response, built now if a hook already needed it, else on first access.
     var lazyResponse: LazyResponse? {

@@ -34,6 +34,7 @@ struct ServerManifest: Decodable {
     struct Logs: Decodable {
         let nginxAccess: String
         let nginxError: String
+        let httpbinAccess: String
         let httpbin: String
         let fault: String
         let proxy: String

@@ -42,6 +42,8 @@ public final class TestServers: Sendable {
     /// nginx's access log: one line per request, with the server port, request line, status,
     /// request length, bytes sent, connection number and requests on it, TLS version and user agent.
     public let nginxAccessLog: String
+    /// httpbin's access log (gunicorn's): one line per request, with the request line and status.
+    public let httpbinAccessLog: String
     /// nginx's error log (TLS handshake failures are logged here at `info` level).
     public let nginxErrorLog: String
     /// The fault server's log: one `METHOD target` line per request, one line per canary connection.
@@ -107,6 +109,7 @@ public final class TestServers: Sendable {
         proxyLog = m.logs.proxy
         nginxAccessLog = m.logs.nginxAccess
         nginxErrorLog = m.logs.nginxError
+        httpbinAccessLog = m.logs.httpbinAccess
         faultLog = m.logs.fault
         filesDirectory = m.files.directory
         oneMegabyteFile = m.files.oneMegabyte
@@ -147,6 +150,28 @@ public final class TestServers: Sendable {
             lines = accessLogLines(containing: text)
         }
         return lines
+    }
+
+    /// The lines of httpbin's access log that contain `text` once there are at least `count`
+    /// of them, or whatever there is after `seconds` (gunicorn writes a line once it has
+    /// answered, possibly just after the client holds the answer).
+    public func httpbinAccessLogLines(
+        containing text: String,
+        atLeast count: Int = 0,
+        within seconds: Double = 3
+    ) async -> [String] {
+        func lines() -> [String] {
+            guard let data = FileManager.default.contents(atPath: httpbinAccessLog) else { return [] }
+            return String(decoding: data, as: UTF8.self).split(separator: "\n").filter { $0.contains(text) }
+                .map(String.init)
+        }
+        let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
+        var found = lines()
+        while found.count < count && ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(20))
+            found = lines()
+        }
+        return found
     }
 
     /// How many connections the canary port has accepted since the servers started.

@@ -60,6 +60,26 @@ _LOCATIONS = """
         location /files/ {{ alias {files}/; }}
         # The same files at 4 MiB/s: a download a test can cancel halfway on loopback.
         location /slow-files/ {{ alias {files}/; limit_rate 4m; }}
+        # For the response cache: $request_id is new for every request nginx answers, so a body
+        # tells whether it came from the server or from the client's cache.
+        location = /cacheable/fresh {{ add_header Cache-Control "max-age=300"; return 200 "$request_id"; }}
+        location = /cacheable/vary {{
+            add_header Cache-Control "max-age=300";
+            add_header Vary "X-Variant";
+            return 200 "$http_x_variant $request_id";
+        }}
+        location = /cacheable/vary-star {{
+            add_header Cache-Control "max-age=300";
+            add_header Vary "*";
+            return 200 "$request_id";
+        }}
+        location = /cacheable/no-store {{ add_header Cache-Control "no-store, max-age=300"; return 200 "$request_id"; }}
+        location = /cacheable/no-cache {{
+            add_header Cache-Control "no-cache";
+            add_header ETag '"fixed"';
+            if ($http_if_none_match = '"fixed"') {{ return 304; }}
+            return 200 "$request_id";
+        }}
         # nginx answers `return` as soon as the headers arrive and drops the body; mirroring the
         # body into a no-op subrequest makes it read the whole body first. The static handler then
         # finds no file, and its 404 becomes the 200 answer.

@@ -159,6 +159,9 @@ class Supervisor:
                 argv += ["-b", f"127.0.0.1:{port}"]
             # Threads, so a test waiting on /delay/N does not hold up every other test.
             argv += ["-w", "2", "--threads", "8", "httpbin:app"]
+            # One line per request with its status: tests prove what reached httpbin (a cached
+            # response that was not asked for, a revalidation answered 304).
+            argv += ["--access-logfile", self.log_path("httpbin-access.log")]
             # SIGINT is gunicorn's quick shutdown; SIGTERM would wait for workers to finish politely.
             return argv, signal.SIGINT, (ports[0], ports[1])
 

@@ -75,6 +75,7 @@ def _describe(sup, certs: dict, httpbin: tuple[int, int], nginx: tuple, fault: t
             "nginxAccess": sup.log_path("nginx-access.log"),
             "nginxError": sup.log_path("nginx-error.log"),
             "httpbin": sup.log_path("httpbin.log"),
+            "httpbinAccess": sup.log_path("httpbin-access.log"),
             "fault": sup.log_path("fault.log"),
             "proxy": sup.log_path("proxy.log"),
         },

@@ -142,6 +142,17 @@ final class CurlEngine: @unchecked Sendable {
 
     /// Configures the transfer's next hop on an easy handle and adds it to the multi handle.
     func attach(_ transfer: Transfer) {
+        do {
+            if try transfer.consultCache() {
+                // The session's cache answers this hop: no handle, nothing sent.
+                active[transfer.serial] = transfer
+                transfer.serveCachedHop()
+                return
+            }
+        } catch {
+            transfer.perform(transfer.machine.fail(error))
+            return
+        }
         let easy = spareHandles.popLast() ?? makeHandle()
         do {
             try transfer.configure(easy)
@@ -187,11 +198,17 @@ final class CurlEngine: @unchecked Sendable {
             guard let pointer else { continue }
             let transfer = Unmanaged<Transfer>.fromOpaque(pointer).takeUnretainedValue()
             transfer.collectMetrics()
-            detach(transfer)
-            if let next = transfer.hopEnded(code) {
-                transfer.beginHop(next)
-                attach(transfer)
-            }
+            endHop(transfer, code: code)
+        }
+    }
+
+    /// Ends the transfer's current hop with `code` (libcurl's, or the cache's for a hop it
+    /// answered): the next hop begins, or the transfer finishes.
+    func endHop(_ transfer: Transfer, code: CURLcode) {
+        detach(transfer)
+        if let next = transfer.hopEnded(code) {
+            transfer.beginHop(next)
+            attach(transfer)
         }
     }
 

@@ -47,15 +47,21 @@ extension Transfer {
         return response
     }
 
-    private func didReceiveHead(_ head: ResponseHead, lineLength: Int) -> Int {
-        self.head = head
+    /// A complete head of this hop: from the parser, or from the session's cache
+    /// (Transfer+Cache.swift), which answers with the same path.
+    func didReceiveHead(_ head: ResponseHead, lineLength: Int) -> Int {
         guard let url else {
+            self.head = head
             return answer(machine.stop(GannetError(.invalidRequest, "The request has no URL")), lineLength: lineLength)
         }
         metrics.httpVersion = head.httpVersion
         // Every hop's cookies are stored before the next hop is configured, so a redirect
-        // carries what its response set.
-        if let storage = cookieStorage { CookieRules.store(head, from: url, in: storage) }
+        // carries what its response set. A stored response's were stored when it arrived.
+        if let storage = cookieStorage, !headIsFromCache { CookieRules.store(head, from: url, in: storage) }
+        if !headIsFromCache { hopResponseTime = Date() }
+        // A `304` that confirms a stored response is replaced by it.
+        let head = headAfterRevalidation(head)
+        self.head = head
 
         if head.statusCode == 401 || head.statusCode == 407 {
             if awaitsAuthenticationProbe {
@@ -101,7 +107,7 @@ extension Transfer {
             task,
             response.map { LazyResponse(prebuilt: $0, head: head) } ?? LazyResponse(head: head, url: url)
         )
-        if configuration.decompressesResponses, let coding = head.value("Content-Encoding"),
+        if configuration.decompressesResponses, !headIsFromCache, let coding = head.value("Content-Encoding"),
             !coding.isEmpty, coding.lowercased() != "identity"
         {
             let chunked = head.value("Transfer-Encoding")?.lowercased().contains("chunked") == true

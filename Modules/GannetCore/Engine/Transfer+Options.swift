@@ -3,17 +3,15 @@ internal import CCurl
 /// The per-hop `curl_easy_setopt` calls. Options every transfer of an engine shares are set
 /// once per handle (EasyHandle.applyEngineOptions).
 extension Transfer {
-    /// Sets every option of the current hop on `easy`. Throws for a request that must not be
-    /// sent (validation) or a body that cannot be opened.
-    func configure(_ easy: EasyHandle) throws {
-        guard let url = request.url else {
-            throw GannetError(.invalidRequest, "The request has no URL")
-        }
-        let method = request.httpMethod ?? "GET"
-        var fields: [(String, String)] = []
+    /// The header fields this hop sends, before the body's and libcurl's own: the request's,
+    /// then the session's additional headers it does not set itself (credentials only to the
+    /// caller's origin), then the cookies of the session's storage for `url`. The cache's
+    /// `Vary` matching reads the same list (Transfer+Cache.swift).
+    func hopHeaderFields(for url: URL) -> [HTTPField] {
+        var fields: [HTTPField] = []
         var seen = Set<String>()
         for (name, value) in request.allHTTPHeaderFields ?? [:] {
-            fields.append((name, value))
+            fields.append(HTTPField(name: name, value: value))
             seen.insert(name.lowercased())
         }
         for (name, value) in configuration.httpAdditionalHeaders where !seen.contains(name.lowercased()) {
@@ -24,27 +22,30 @@ extension Transfer {
             {
                 continue
             }
-            fields.append((name, value))
+            fields.append(HTTPField(name: name, value: value))
         }
         // Cookies from the session's storage, for this hop's URL; a caller's own `Cookie`
         // header wins (docs/auth-cookies-cache.md).
-        if let storage = cookieStorage, !fields.contains(where: { ASCII.equalsIgnoringCase($0.0, "cookie") }),
+        if let storage = cookieStorage, !fields.contains(where: { ASCII.equalsIgnoringCase($0.name, "cookie") }),
             let cookie = CookieRules.header(for: url, from: storage)
         {
-            fields.append(("Cookie", cookie))
+            fields.append(HTTPField(name: "Cookie", value: cookie))
         }
+        return fields
+    }
+
+    /// Sets every option of the current hop on `easy`. Throws for a request that must not be
+    /// sent (validation) or a body that cannot be opened.
+    func configure(_ easy: EasyHandle) throws {
+        guard let url = request.url else {
+            throw GannetError(.invalidRequest, "The request has no URL")
+        }
+        let method = request.httpMethod ?? "GET"
+        var fields = hopHeaderFields(for: url).map { ($0.name, $0.value) }
         try RequestValidation.validate(method: method, url: url, headers: fields)
-        if request.cachePolicy == .returnCacheDataDontLoad {
-            // Gannet keeps no response cache yet, so there is never cached data to return: as
-            // NSURLSession without a URLCache, the request fails and nothing is sent. The other
-            // policies load from the network, which is what they do with an empty cache.
-            let error = GannetError(
-                .invalidRequest,
-                "The request's cache policy forbids loading, and Gannet keeps no response cache",
-                failingURL: url
-            )
-            throw TransportError.make(.resourceUnavailable, underlying: error, url: url)
-        }
+        // A revalidating hop sends the stored response's validators (Transfer+Cache.swift).
+        fields += cacheConditions.map { ($0.name, $0.value) }
+        hopRequestTime = Date()
         if serverTrustEvaluator?.requiresSecureTransport == true, url.scheme?.lowercased() != "https" {
             // Enforced here, where the evaluator is used, for every hop: a pinning manager
             // must not send a request (or follow a redirect) in clear (docs/security.md).

@@ -46,6 +46,12 @@ final class Transfer: @unchecked Sendable {
     /// Credentials refused so far, by protection space.
     var authenticationFailures: [ProtectionSpace: Int] = [:]
     var reader: (any BodyReader)?
+    /// What the response cache does for this hop (Transfer+Cache.swift).
+    var cacheHop: CacheHop?
+    /// When this hop's request was sent and its head arrived, by the wall clock: a stored
+    /// response's age is computed from them (RFC 9111 §4.2.3).
+    var hopRequestTime = Date()
+    var hopResponseTime = Date()
     var parser: ResponseHeadParser
     /// Where a redirect being followed leads.
     var redirectTarget: URLRequest?
@@ -157,7 +163,11 @@ final class Transfer: @unchecked Sendable {
     func perform(_ action: TransferStateMachine.Action) {
         switch action {
         case .setPause(let pause):
-            guard let easy else { return }
+            guard let easy else {
+                // A hop the cache answers has no handle: lifting the pause serves the rest.
+                serveCachedHop()
+                return
+            }
             if pause != .all { touch() }
             // May re-enter the header and write callbacks before it returns; they run here, on
             // the engine thread, as they must.
@@ -249,6 +259,7 @@ final class Transfer: @unchecked Sendable {
         pendingCredential = nil
         response = nil
         head = nil
+        cacheHop = nil
         reader = nil
         encodedWireSlack = nil
         sentBytes = 0
@@ -259,7 +270,8 @@ final class Transfer: @unchecked Sendable {
     /// Decides what follows a hop that libcurl ended with `code`: the next hop's request, or
     /// `nil` once the task has been finished. The engine has already detached the handle.
     func hopEnded(_ code: CURLcode) -> URLRequest? {
-        if code == CURLE_OK, redirectTarget == nil, let truncation = truncationWithoutCloseNotify() {
+        let code = deliverRevalidatedBody(code)
+        if code == CURLE_OK, redirectTarget == nil, !headIsFromCache, let truncation = truncationWithoutCloseNotify() {
             _ = machine.stop(truncation)
         }
         let action = machine.hopEnded(code: Int32(bitPattern: code.rawValue))
@@ -318,7 +330,9 @@ final class Transfer: @unchecked Sendable {
     // MARK: Finishing
 
     private func finishSuccessfully() {
-        finish(outcome: TransferOutcome(request: request, response: response, head: head, data: nil, error: nil))
+        var outcome = TransferOutcome(request: request, response: response, head: head, data: nil, error: nil)
+        outcome.cacheUpdate = cacheUpdate(head: head)
+        finish(outcome: outcome)
     }
 
     /// Completes the task with an error. Called once, when the state machine says so.
