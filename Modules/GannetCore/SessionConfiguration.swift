@@ -64,6 +64,14 @@ public struct SessionConfiguration: Sendable {
     /// ```
     public var urlCache: URLCache? = nil
 
+    /// Where default handling of an authentication challenge looks for a credential once the
+    /// task's and the manager's `credential` are spent (when
+    /// ``SessionManager/shouldUseCredentialStorage`` holds), and where a handler's
+    /// `.permanent` credentials are kept. `URLCredentialStorage.shared` by default, as
+    /// URLSession's default configuration (in memory on Linux); ``ephemeral`` has one of its
+    /// own; `nil` keeps none (docs/auth-cookies-cache.md).
+    public var urlCredentialStorage: URLCredentialStorage? = URLCredentialStorage.shared
+
     /// Creates the default configuration.
     public init() {}
 
@@ -72,10 +80,12 @@ public struct SessionConfiguration: Sendable {
     public static var `default`: SessionConfiguration { SessionConfiguration() }
 
     /// The default configuration with nothing kept beyond the session: cookies in a new
-    /// ``EphemeralCookieStorage`` of its own, never written to disk.
+    /// ``EphemeralCookieStorage`` of its own, never written to disk, and credentials in a new
+    /// `URLCredentialStorage` of its own.
     public static var ephemeral: SessionConfiguration {
         var configuration = SessionConfiguration()
         configuration.httpCookieStorage = EphemeralCookieStorage()
+        configuration.urlCredentialStorage = URLCredentialStorage()
         return configuration
     }
 

@@ -14,6 +14,9 @@ struct SessionHooks: Sendable {
     typealias BecameDownload = @Sendable (SessionManager, SessionTask, SessionTask) -> Void
     typealias BecameStream = @Sendable (SessionManager, SessionTask, SessionStreamTask) -> Void
     typealias WillCacheResponse = @Sendable (SessionManager, SessionTask, CachedURLResponse) -> CachedURLResponse?
+    typealias AuthenticationChallengeHandler =
+        @Sendable (SessionManager, SessionTask, AuthenticationChallenge) -> AuthenticationDisposition
+    typealias NeedNewBodyStream = @Sendable (SessionManager, SessionTask) -> InputStream?
     typealias ReceivedData = @Sendable (SessionManager, SessionTask, Data) -> Void
     typealias SentBodyData = @Sendable (SessionManager, SessionTask, Int64, Int64, Int64) -> Void
     typealias Completion = @Sendable (SessionManager, SessionTask, (any Error)?) -> Void
@@ -26,17 +29,19 @@ struct SessionHooks: Sendable {
     var dataTaskDidReceiveResponseDeferred: DeferredResponseDecision?
     var dataTaskDidReceiveData: ReceivedData?
     var taskDidSendBodyData: SentBodyData?
+    var taskNeedNewBodyStream: NeedNewBodyStream?
     var taskDidComplete: Completion?
     var serverTrustChallenge: TrustChallenge?
     var taskDidFinishCollectingMetrics: MetricsCollected?
     var downloadTaskDidFinishDownloading: DownloadDestination?
     var downloadTaskDidResume: (@Sendable (SessionManager, SessionTask, Int64, Int64) -> Void)?
-    var authenticationChallenge:
-        (@Sendable (SessionManager, SessionTask, AuthenticationChallenge) -> AuthenticationDisposition)?
+    var authenticationChallenge: AuthenticationChallengeHandler?
     /// ``SessionManager/credential``.
     var credential: URLCredential?
     /// `.forSession` and `.permanent` credentials a handler gave, for default handling later.
     var rememberedCredentials: [ProtectionSpace: URLCredential] = [:]
+    /// ``SessionManager/shouldUseCredentialStorage``.
+    var shouldUseCredentialStorage = true
     var dataTaskDidBecomeDownloadTask: BecameDownload?
     var dataTaskDidBecomeStreamTask: BecameStream?
     var dataTaskWillCacheResponse: WillCacheResponse?
@@ -92,6 +97,18 @@ extension SessionManager {
     public func setTaskDidSendBodyData(_ block: (@Sendable (SessionManager, SessionTask, Int64, Int64, Int64) -> Void)?)
     {
         hooks.withLock { $0.taskDidSendBodyData = block }
+    }
+
+    /// Gives a streamed request body again (AFNetworking's `taskNeedNewBodyStream`): asked
+    /// when a request whose body is an `InputStream` must be sent again, for the retry an
+    /// authentication challenge's credential asks for or to follow a `307` or `308`. Return a
+    /// new stream with the same bytes from the start; `nil` fails the task with
+    /// `GannetError.Code.requestRetryFailed`. Without this hook such a challenge is not
+    /// answered (the task fails) and such a redirect is not followed (the `307` or `308` is
+    /// the response): a stream already read would send a truncated body. Called on the engine
+    /// thread; return quickly.
+    public func setTaskNeedNewBodyStream(_ block: (@Sendable (SessionManager, SessionTask) -> InputStream?)?) {
+        hooks.withLock { $0.taskNeedNewBodyStream = block }
     }
 
     /// Receives every server-trust challenge, inside the TLS handshake (AFNetworking 4's

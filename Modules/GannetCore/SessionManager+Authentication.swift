@@ -37,15 +37,67 @@ extension SessionManager {
         set { hooks.withLock { $0.credential = newValue } }
     }
 
-    /// The credential default handling uses for `space` on attempt `failures`.
-    func defaultCredential(for space: ProtectionSpace, failures: Int) -> URLCredential? {
-        guard failures == 0 else { return nil }
-        return hooks.withLock { $0.credential ?? $0.rememberedCredentials[space] }
+    /// Whether default handling may answer a challenge with the configuration's
+    /// ``SessionConfiguration/urlCredentialStorage`` (AFURLConnectionOperation's
+    /// `shouldUseCredentialStorage`). `true` by default; `false` leaves a challenge that no
+    /// `credential` answers to the caller.
+    public var shouldUseCredentialStorage: Bool {
+        get { hooks.withLock { $0.shouldUseCredentialStorage } }
+        set { hooks.withLock { $0.shouldUseCredentialStorage = newValue } }
     }
 
-    /// Keeps a handler's `.forSession` or `.permanent` credential for default handling.
+    /// The credential default handling answers `space` with after `failures` refusals, each
+    /// candidate once, in this order: the task's ``SessionTask/credential``, the manager's
+    /// ``credential``, one a handler gave for the space before, then (when
+    /// ``shouldUseCredentialStorage`` holds) the storage's default for it. `nil` when they are
+    /// spent: the response reaches the caller.
+    func defaultCredential(for space: ProtectionSpace, failures: Int, task: SessionTask) -> URLCredential? {
+        let (own, remembered, usesStorage) = hooks.withLock {
+            ($0.credential, $0.rememberedCredentials[space], $0.shouldUseCredentialStorage)
+        }
+        let stored = usesStorage ? configuration.urlCredentialStorage.flatMap { space.defaultCredential(in: $0) } : nil
+        var candidates: [URLCredential] = []
+        for candidate in [task.credential, own, remembered, stored] {
+            guard let candidate,
+                !candidates.contains(where: { $0.user == candidate.user && $0.password == candidate.password })
+            else { continue }
+            candidates.append(candidate)
+        }
+        return failures < candidates.count ? candidates[failures] : nil
+    }
+
+    /// Keeps a handler's `.forSession` or `.permanent` credential for default handling, and a
+    /// `.permanent` one in the configuration's credential storage too.
     func remember(_ credential: URLCredential, for space: ProtectionSpace) {
         guard credential.persistence == .forSession || credential.persistence == .permanent else { return }
         hooks.withLock { $0.rememberedCredentials[space] = credential }
+        if credential.persistence == .permanent, let storage = configuration.urlCredentialStorage {
+            space.store(credential, in: storage)
+        }
+    }
+}
+
+extension SessionTask {
+    /// The credential default handling answers this task's first challenge with, before the
+    /// manager's ``SessionManager/credential`` (AFURLConnectionOperation's `credential`). Set it
+    /// before ``resume()``.
+    public var credential: URLCredential? {
+        get { storage.withLock { $0.credential } }
+        set { storage.withLock { $0.credential = newValue } }
+    }
+
+    /// This task's own authentication challenge handler (NSURLSession's task-level challenge,
+    /// AFURLConnectionOperation's `setWillSendRequestForAuthenticationChallengeBlock:`): when
+    /// set, it answers this task's challenges instead of the manager's
+    /// ``SessionManager/setAuthenticationChallengeHandler(_:)``, with the same answers and
+    /// rules. Set it before ``resume()``; called on the engine thread.
+    public func setAuthenticationChallengeHandler(
+        _ block: (@Sendable (SessionManager, SessionTask, AuthenticationChallenge) -> AuthenticationDisposition)?
+    ) {
+        storage.withLock { $0.authenticationChallenge = block }
+    }
+
+    var authenticationChallengeHandler: SessionHooks.AuthenticationChallengeHandler? {
+        storage.withLock { $0.authenticationChallenge }
     }
 }

@@ -84,6 +84,9 @@ public final class SessionTask: Sendable, Hashable, CustomStringConvertible {
         var resumeDataHandler: (@Sendable (Data?) -> Void)?
         /// Bytes of the file a resumed download kept before this attempt's body.
         var resumedOffset: Int64 = 0
+        /// ``SessionTask/credential`` and the task's own challenge handler.
+        var credential: URLCredential?
+        var authenticationChallenge: SessionHooks.AuthenticationChallengeHandler?
     }
 
     init(

@@ -56,6 +56,8 @@ struct EverySettingTests {
             "GannetCoreTests/HookCoverageTests.swift/aManagerThatDoesNotPostTaskNotificationsPostsNone",
         "urlCache":
             "GannetCoreTests/ResponseCacheTests.swift/httpbinsCacheNIsAnsweredFromTheCacheWithoutReachingTheServer + GannetCoreTests/ResponseCacheTests.swift/httpbinsCacheIsRevalidatedAndItsNotModifiedBecomesTheStored200",
+        "urlCredentialStorage":
+            "GannetCoreTests/CredentialStorageTests.swift/theStoragesDefaultCredentialAnswersAfterThe401AndCanBeBypassed + GannetCoreTests/CredentialStorageTests.swift/aPermanentCredentialIsKeptInTheStorage",
         "httpCookieStorage":
             "GannetCoreTests/CookieTests.swift/aRedirectChainCarriesTheCookiesEachHopSet + GannetCoreTests/CookieTests.swift/withoutAStorageNoCookieIsKept",
     ]

@@ -45,14 +45,16 @@ extension Transfer {
             previousFailureCount: failures,
             failureResponse: materializedResponse()
         )
-        let disposition = hooks.authenticationChallenge?(manager, task, challenge) ?? .performDefaultHandling
+        // The task's own handler wins over the manager's, as a task delegate's over a session's.
+        let handler = task.authenticationChallengeHandler ?? hooks.authenticationChallenge
+        let disposition = handler?(manager, task, challenge) ?? .performDefaultHandling
         let credential: URLCredential?
         switch disposition {
         case .useCredential(let given):
             credential = given
             manager.remember(given, for: space)
         case .performDefaultHandling:
-            credential = manager.defaultCredential(for: space, failures: failures)
+            credential = manager.defaultCredential(for: space, failures: failures, task: task)
         case .rejectProtectionSpace:
             return .deliver
         case .cancelAuthenticationChallenge:
@@ -64,10 +66,10 @@ extension Transfer {
         guard let credential, let user = credential.user, let password = credential.password, answerable != nil,
             failures < Self.maximumAuthenticationFailures
         else { return .deliver }
-        guard bodySource?.isRepeatable ?? true else {
+        guard bodyCanBeSentAgain else {
             let error = GannetError(
                 .requestRetryFailed,
-                "The request's body is a stream, which cannot be sent again with credentials",
+                "The request's body is a stream, which cannot be sent again with credentials without taskNeedNewBodyStream",
                 failingURL: url
             )
             return .fail(TransportError.urlError(gannet: error, url: url))

@@ -79,6 +79,7 @@ extension Transfer {
             case .retry(let credential):
                 pendingCredential = credential
                 redirectTarget = request
+                closeConnectionIfBodyMayBeUnread()
                 return answer(machine.headParsed(.retryAuthenticated), lineLength: lineLength)
             }
         }
@@ -91,6 +92,7 @@ extension Transfer {
                 return answer(machine.stop(TransportError.urlError(gannet: error, url: url)), lineLength: lineLength)
             case .follow(let next):
                 redirectTarget = next
+                closeConnectionIfBodyMayBeUnread()
                 task.monitor?.willRedirect(
                     task,
                     response.map { LazyResponse(prebuilt: $0, head: head) } ?? LazyResponse(head: head, url: url),
@@ -154,6 +156,17 @@ extension Transfer {
         return answer(machine.headParsed(.deliver), lineLength: lineLength)
     }
 
+    /// A server that answers a redirect or a challenge before reading the request's body may
+    /// close the connection once it has answered (gunicorn does). libcurl would reuse it for
+    /// the next hop, find it dead, and could only retry on a new one by rewinding the body,
+    /// which Gannet never does: a body sent twice may be acted on twice. So a connection whose
+    /// hop sent a body and is answered this way is not kept (`CURLOPT_FORBID_REUSE`, read when
+    /// the hop ends); the next hop opens its own.
+    private func closeConnectionIfBodyMayBeUnread() {
+        guard bodySource != nil, !headIsFromCache else { return }
+        easy?.set(CURLOPT_FORBID_REUSE, true)
+    }
+
     /// A redirect's fate: Gannet's rules (``Redirection``), the limit, then the caller's hook.
     private func decideRedirect(_ head: ResponseHead, url: URL) -> Redirection.Outcome {
         let outcome = Redirection.next(
@@ -161,7 +174,7 @@ extension Transfer {
             response: head.statusCode,
             location: head.value("Location"),
             policy: configuration.redirects,
-            bodyIsRepeatable: bodySource?.isRepeatable ?? true
+            bodyIsRepeatable: bodyCanBeSentAgain
         )
         guard case .follow(let proposed) = outcome else { return outcome }
         let limit = configuration.redirects.maximumRedirects

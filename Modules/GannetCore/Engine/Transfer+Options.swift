@@ -77,6 +77,7 @@ extension Transfer {
         easy.set(CURLOPT_WRITEDATA, pointer: me)
         easy.set(CURLOPT_READDATA, pointer: me)
         easy.set(CURLOPT_HTTPGET, true)
+        easy.set(CURLOPT_FORBID_REUSE, false)
         easy.set(CURLOPT_CUSTOMREQUEST, nil as String?)
         easy.set(CURLOPT_POSTFIELDSIZE_LARGE, offset: -1)
         easy.set(CURLOPT_MAX_SEND_SPEED_LARGE, offset: 0)
@@ -100,6 +101,7 @@ extension Transfer {
         // curl waits up to a second for `100 Continue` before sending a large body; Gannet
         // sends at once, as URLSession does.
         var removed = ["Expect"]
+        try renewBodyStream()
         let expectedToSend = try configureBody(easy, method: method, fields: &fields, removed: &removed)
 
         // A caller's `Proxy-Authorization` is for the proxy: libcurl's proxy list reaches the

@@ -46,6 +46,9 @@ final class Transfer: @unchecked Sendable {
     /// Credentials refused so far, by protection space.
     var authenticationFailures: [ProtectionSpace: Int] = [:]
     var reader: (any BodyReader)?
+    /// The next hop sends a streamed body that an earlier hop read: `taskNeedNewBodyStream`
+    /// must give it again (``Transfer/renewBodyStream()``).
+    var needsNewBodyStream = false
     /// What the response cache does for this hop (Transfer+Cache.swift).
     var cacheHop: CacheHop?
     /// When this hop's request was sent and its head arrived, by the wall clock: a stored
@@ -242,6 +245,27 @@ final class Transfer: @unchecked Sendable {
 
     // MARK: Hops
 
+    /// Whether the body could be sent again on another hop: it is not a stream, or the caller
+    /// gives a new stream when asked (`taskNeedNewBodyStream`).
+    var bodyCanBeSentAgain: Bool {
+        (bodySource?.isRepeatable ?? true) || hooks.taskNeedNewBodyStream != nil
+    }
+
+    /// Asks `taskNeedNewBodyStream` for a new stream of the body, for a hop that sends it again.
+    func renewBodyStream() throws {
+        guard needsNewBodyStream else { return }
+        needsNewBodyStream = false
+        guard let stream = hooks.taskNeedNewBodyStream?(task.manager, task) else {
+            let error = GannetError(
+                .requestRetryFailed,
+                "The request's streamed body must be sent again, and taskNeedNewBodyStream gave no new stream",
+                failingURL: url
+            )
+            throw TransportError.urlError(gannet: error, url: url)
+        }
+        bodySource = .stream(stream)
+    }
+
     /// Resets the per-hop state for the redirect target `next`.
     func beginHop(_ next: URLRequest) {
         let method = (next.httpMethod ?? "GET").uppercased()
@@ -251,6 +275,9 @@ final class Transfer: @unchecked Sendable {
             bodySource = .data(data)
         } else if let stream = next.httpBodyStream, request.httpBodyStream !== stream {
             bodySource = .stream(stream)
+        } else if let source = bodySource, !source.isRepeatable {
+            // The same stream, already read: the hop asks for a new one when it is configured.
+            needsNewBodyStream = true
         }
         request = next
         parser = ResponseHeadParser(limits: configuration.limits)
