@@ -79,6 +79,49 @@ struct CLIContinueTests: CLIServerSuite {
         #expect(sent > (40 << 20) - kept && sent < (40 << 20) - kept + 2048, "\(resumed)")
     }
 
+    /// The same with a gibibyte at 128 MiB/s, interrupted once a quarter is in; compared by
+    /// SHA-256 (test.sh runs it alone, with the heavy tests).
+    @Test func aGibibyteDownloadInterruptedWithCtrlCIsContinued() async throws {
+        let folder = try folder()
+        let scratch = try self.folder()
+        defer {
+            try? FileManager.default.removeItem(at: folder)
+            try? FileManager.default.removeItem(at: scratch)
+        }
+        let name = "continue-gib-\(UUID().uuidString).bin"
+        let (source, digest) = try LargeFile.random(size: 1 << 30, named: name, in: servers.filesDirectory)
+        defer { try? FileManager.default.removeItem(at: source) }
+        let marker = "continue-gib=\(UUID().uuidString)"
+        let arguments = ["-d", "-c", "-o", "big.bin", "\(nginx)/rated-files/\(name)?\(marker)"]
+        let environment = ["TMPDIR": scratch.path]
+        let interrupted = try await GannetBinary.runInterrupted(arguments, in: folder, environment: environment) { _ in
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: scratch.path)) ?? []
+            return names.contains { name in
+                let path = scratch.appendingPathComponent(name).path
+                let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size]) as? Int
+                return name.hasPrefix("gannet-download-") && (size ?? 0) > 256 << 20
+            }
+        }
+        #expect(interrupted.status == 130, "\(interrupted.err)")
+        let record = folder.appendingPathComponent("big.bin.gannet-resume")
+        let kept = try #require(
+            (try JSONSerialization.jsonObject(with: Data(contentsOf: record)) as? [String: Any])?["offset"] as? Int
+        )
+        #expect(kept > 256 << 20 && kept < 1 << 30, "\(kept)")
+
+        let continued = try await GannetBinary.run(
+            executable: try GannetBinary.location(),
+            arguments: arguments,
+            in: folder,
+            timeout: .seconds(300),
+            environment: environment
+        )
+        #expect(continued.status == 0, "\(continued.err)")
+        #expect(try LargeFile.sha256(of: folder.appendingPathComponent("big.bin")) == digest)
+        let sent = try #require(servers.nginxBytesSent(containing: marker, status: 206))
+        #expect(sent > (1 << 30) - kept && sent < (1 << 30) - kept + 2048, "\(sent) bytes for the rest after \(kept)")
+    }
+
     @Test func continueNeedsAnOutputFile() async throws {
         let result = try await GannetBinary.run(["-d", "-c", "\(nginx)/files/1m.bin"])
         #expect(result.status == 2, "\(result.err)")

@@ -116,6 +116,37 @@ struct ResumableDownloadTests {
         #expect(sent > (10 << 20) - offset && sent < (10 << 20) - offset + 2048, "\(line)")
     }
 
+    /// The same with a gibibyte at full loopback speed, cancelled from the receive hook once
+    /// half of it arrived; compared by SHA-256 (test.sh runs it alone, with the heavy tests).
+    @Test func aGibibyteDownloadCancelledHalfwayResumesByteExact() async throws {
+        let name = "gibibyte-\(UUID().uuidString).bin"
+        let (source, digest) = try LargeFile.random(size: 1 << 30, named: name, in: servers.filesDirectory)
+        defer { try? FileManager.default.removeItem(at: source) }
+        let marker = "resume-gib=\(UUID().uuidString)"
+        let url = servers.nginx.adding("/files/\(name)?\(marker)")
+        let manager = SessionManager(configuration: .ephemeral)
+        defer { manager.invalidateAndCancel() }
+        let (produced, _) = try await cancelledDownload(url, after: 512 << 20, manager: manager)
+        let data = try #require(produced, "no resume data for a body with a strong ETag")
+        let fields = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let offset = try #require(fields["offset"] as? Int)
+        #expect(offset >= 512 << 20 && offset < 1 << 30, "offset \(offset)")
+
+        let destination = temporaryFile()
+        defer { try? FileManager.default.removeItem(at: destination) }
+        let (response, offsets, progress) = try await resume(data, manager: manager, to: destination)
+        #expect(response.error == nil, "\(String(describing: response.error))")
+        #expect(response.response?.statusCode == 206)
+        #expect(offsets == [Int64(offset)])
+        #expect(progress == 1 << 30)
+        #expect(try LargeFile.sha256(of: destination) == digest)
+        let sent = try #require(servers.nginxBytesSent(containing: marker, status: 206))
+        #expect(
+            sent > (1 << 30) - offset && sent < (1 << 30) - offset + 2048,
+            "\(sent) bytes for the rest after \(offset)"
+        )
+    }
+
     /// The three restarts, from resume data written as docs/auth-cookies-cache.md describes it.
     enum Restart: String, CaseIterable, Sendable {
         /// If-Range names another ETag: nginx answers 200 with the whole body.

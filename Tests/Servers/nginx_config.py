@@ -60,6 +60,8 @@ _LOCATIONS = """
         location /files/ {{ alias {files}/; }}
         # The same files at 4 MiB/s: a download a test can cancel halfway on loopback.
         location /slow-files/ {{ alias {files}/; limit_rate 4m; }}
+        # At 128 MiB/s: a gibibyte in eight seconds, long enough to interrupt halfway.
+        location /rated-files/ {{ alias {files}/; limit_rate 128m; }}
         # For the response cache: $request_id is new for every request nginx answers, so a body
         # tells whether it came from the server or from the client's cache.
         location = /cacheable/fresh {{ add_header Cache-Control "max-age=300"; return 200 "$request_id"; }}

@@ -1,0 +1,58 @@
+public import Foundation
+
+/// Files too large to build in memory, for the gibibyte tests: written from `/dev/urandom` by
+/// `head` and hashed by `sha256sum`, both from coreutils, so a test holds only the digest.
+public enum LargeFile {
+    /// Writes `size` random bytes to `name` in `directory`; returns the file and its SHA-256.
+    public static func random(size: Int, named name: String, in directory: String) throws -> (url: URL, sha256: String)
+    {
+        let url = URL(fileURLWithPath: directory).appendingPathComponent(name)
+        guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
+            throw TestServerError("Could not create \(url.path)")
+        }
+        let output = try FileHandle(forWritingTo: url)
+        defer { try? output.close() }
+        _ = try run("/usr/bin/head", ["-c", String(size), "/dev/urandom"], output: output)
+        return (url, try sha256(of: url))
+    }
+
+    /// The file's SHA-256, in hex.
+    public static func sha256(of url: URL) throws -> String {
+        let pipe = Pipe()
+        let status = try run("/usr/bin/sha256sum", [url.path], output: pipe.fileHandleForWriting)
+        let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        guard status == 0, let digest = text.split(separator: " ").first, digest.count == 64 else {
+            throw TestServerError("sha256sum \(url.path) failed: \(text)")
+        }
+        return String(digest)
+    }
+
+    private static func run(_ executable: String, _ arguments: [String], output: FileHandle) throws -> Int32 {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.standardOutput = output
+        try process.run()
+        try? output.close()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw TestServerError(
+                "\(executable) \(arguments.joined(separator: " ")) exited with \(process.terminationStatus)"
+            )
+        }
+        return process.terminationStatus
+    }
+}
+
+extension TestServers {
+    /// The body bytes nginx sent for the last access-log line containing `text` with `status`
+    /// (the field after the request length), or `nil` when there is no such line.
+    public func nginxBytesSent(containing text: String, status: Int) -> Int? {
+        guard let line = accessLogLines(containing: text).last(where: { $0.contains(" \(status) ") }) else {
+            return nil
+        }
+        let words = line.split(separator: " ")
+        guard let index = words.firstIndex(of: Substring(String(status))), index + 2 < words.count else { return nil }
+        return Int(words[index + 2])
+    }
+}
