@@ -69,6 +69,29 @@ struct CLISessionTests: CLIServerSuite {
         #expect((saved as? [String: Any])?["version"] as? Int == 1)
     }
 
+    @Test(arguments: [("basic", "basic-auth"), ("digest", "digest-auth/auth")])
+    func theAuthOfOneCommandIsKeptForTheNext(type: String, route: String) async throws {
+        let home = try temporaryHome()
+        defer { try? FileManager.default.removeItem(at: home) }
+        let url = "\(httpbin)/\(route)/u/p"
+        let first = try await gannet(["--session", "s", "-A", type, "-a", "u:p", url], home: home)
+        #expect(first.status == 0, "\(first.err)")
+        let second = try await gannet(["--session", "s", url], home: home)
+        #expect(second.status == 0, "\(second.err)")
+        #expect(try second.json()["authenticated"] as? Bool == true, "\(second.out)")
+        // A command's own --auth replaces the kept one; a wrong one is refused (exit 4, a 4xx).
+        let wrong = try await gannet(
+            ["--session", "s", "-A", type, "-a", "u:wrong", "--check-status", url],
+            home: home
+        )
+        #expect(wrong.status == 4, "\(wrong.err)")
+        let after = try await gannet(["--session", "s", "--check-status", url], home: home)
+        #expect(after.status == 4, "the session now keeps the wrong password: \(after.err)")
+        // Without the session nothing is sent.
+        let plain = try await gannet(["--check-status", url], home: home)
+        #expect(plain.status == 4)
+    }
+
     @Test func aFileThatIsNotASessionIsAClearError() async throws {
         let home = try temporaryHome()
         defer { try? FileManager.default.removeItem(at: home) }

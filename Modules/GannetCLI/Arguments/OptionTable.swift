@@ -149,7 +149,7 @@ enum OptionTable {
                     "session",
                     nil,
                     value: "NAME|PATH",
-                    "Keep cookies and header items for the next command with the same session (a 0600 file)"
+                    "Keep cookies, header items and --auth for the next command with the same session (a 0600 file)"
                 ) { options, value in
                     options.session = value
                 },

@@ -32,11 +32,12 @@ struct RequestCommand {
         if case .empty = rawBody, !invocation.methodIsExplicit, !invocation.items.contains(where: \.isData) {
             invocation.method = "GET"
         }
+        let sessionFile = try options.session.map { try SessionFile($0, for: invocation.url) }
+        let saved = try sessionFile?.load()
+        if let saved { SessionFile.applyAuth(saved, to: &invocation.options) }
         try PasswordPrompt.complete(&invocation.options, host: invocation.url.host ?? "")
         var request = try RequestBuilder.build(invocation, rawBody: rawBody)
         let cookies = EphemeralCookieStorage()
-        let sessionFile = try options.session.map { try SessionFile($0, for: invocation.url) }
-        let saved = try sessionFile?.load()
         if let saved { SessionFile.apply(saved, to: &request, storage: cookies) }
         if options.offline {
             // No session is made, so no connection is opened; the request line names the
@@ -48,7 +49,7 @@ struct RequestCommand {
         configuration.httpCookieStorage = cookies
         let session = SessionManager(configuration: configuration)
         defer { session.invalidateAndCancel() }
-        if options.authType == .digest, let auth = invocation.options.auth {
+        if invocation.options.authType == .digest, let auth = invocation.options.auth {
             let colon = auth.firstIndex(of: ":") ?? auth.endIndex
             session.credential = URLCredential(
                 user: String(auth[..<colon]),
@@ -69,7 +70,7 @@ struct RequestCommand {
                 if case .header(let name, let value) = item { return (name, value) }
                 return nil
             }
-            try sessionFile.save(saved, headerItems: headerItems, storage: cookies)
+            try sessionFile.save(saved, headerItems: headerItems, storage: cookies, options: invocation.options)
         }
         return try outcome.get()
     }

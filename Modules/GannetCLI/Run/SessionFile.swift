@@ -4,17 +4,21 @@ import Gannet
 import Glibc
 #endif
 
-/// `--session NAME|PATH`, httpie's sessions: the cookies and the header items of one command
-/// kept for the next, in a JSON file only its owner can read (0600, in a 0700 folder).
+/// `--session NAME|PATH`, httpie's sessions: the cookies, the header items and the `--auth` of
+/// one command kept for the next, in a JSON file only its owner can read (0600, in a 0700
+/// folder).
 ///
 /// A NAME is `$XDG_CONFIG_HOME/gannet/sessions/HOST_PORT/NAME.json` (`~/.config` without
 /// `XDG_CONFIG_HOME`), so a session belongs to one host as in httpie; anything with a `/` is a
 /// path. The file is read before the request (its headers go out unless an item sets the same
 /// name; its cookies go into the command's storage) and written after the exchange, whatever
-/// the status: the headers given as items are added, and the cookies are what the storage
-/// holds then (expired ones dropped). Format, version 1:
-/// `{"version": 1, "headers": {"Name": "value"}, "cookies": [{"name", "value", "domain",
-/// "path", "secure", "expires"}]}` with `expires` in seconds since 1970 or absent.
+/// the status: the headers given as items are added, the cookies are what the storage holds
+/// then (expired ones dropped), and a command's `--auth` replaces the kept one (a command
+/// without `--auth` uses the kept one, with its `--auth-type`, as httpie does). Format,
+/// version 1: `{"version": 1, "headers": {"Name": "value"}, "cookies": [{"name", "value",
+/// "domain", "path", "secure", "expires"}], "auth": {"type": "basic|digest|bearer", "raw":
+/// "USER:PASS" or the token}}` with `expires` in seconds since 1970 or absent, and `auth`
+/// absent until a command gave one.
 struct SessionFile {
     let path: String
 
@@ -43,6 +47,22 @@ struct SessionFile {
         var version = 1
         var headers: [String: String] = [:]
         var cookies: [Cookie] = []
+        var auth: Auth?
+    }
+
+    /// `--auth` and `--auth-type` as given (with a prompted password added).
+    struct Auth: Codable {
+        var type: String
+        var raw: String
+    }
+
+    /// A command without `--auth` takes the session's.
+    static func applyAuth(_ contents: Contents, to options: inout Options) {
+        guard options.auth == nil, let auth = contents.auth, let type = Options.AuthType(rawValue: auth.type) else {
+            return
+        }
+        options.auth = auth.raw
+        options.authType = type
     }
 
     struct Cookie: Codable {
@@ -90,8 +110,14 @@ struct SessionFile {
     }
 
     /// Writes the session: the old headers with `headerItems` added, and `storage`'s cookies.
-    func save(_ old: Contents, headerItems: [(String, String)], storage: EphemeralCookieStorage) throws {
+    func save(
+        _ old: Contents,
+        headerItems: [(String, String)],
+        storage: EphemeralCookieStorage,
+        options: Options
+    ) throws {
         var contents = old
+        if let auth = options.auth { contents.auth = Auth(type: options.authType.rawValue, raw: auth) }
         for (name, value) in headerItems where !Self.unkeptHeaders.contains(name.lowercased()) {
             contents.headers[name] = value
         }
