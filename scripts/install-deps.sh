@@ -2,7 +2,7 @@
 # Installs what Gannet's build and tests need, and only what is missing:
 #   apt:  libcurl (OpenSSL build), OpenSSL and libxml2 headers; nginx, openssl, python3, pip, wrk;
 #         iproute2 (`ip netns`, for the reachability namespace test); curl (cURLDescription replay tests)
-#   PyPI: httpbin, gunicorn, cryptography, brotli (the test servers; see Tests/Servers/README.md)
+#   PyPI: httpbin, gunicorn, cryptography, brotli, pyspnego (the test servers; see Tests/Servers/README.md)
 # Safe to run again: a second run changes nothing. Uses sudo only when not root.
 set -euo pipefail
 export DEBIAN_FRONTEND=noninteractive
@@ -27,7 +27,7 @@ fi
 # The tests run whatever python3 is first on PATH (GANNET_PYTHON overrides it), so install there.
 python="${GANNET_PYTHON:-python3}"
 py_missing=()
-for pair in httpbin:httpbin gunicorn:gunicorn cryptography:cryptography brotli:brotli; do
+for pair in httpbin:httpbin gunicorn:gunicorn cryptography:cryptography brotli:brotli spnego:pyspnego; do
     module="${pair%%:*}" package="${pair##*:}"
     if ! "$python" -c "import $module" >/dev/null 2>&1; then py_missing+=("$package"); fi
 done
@@ -44,7 +44,7 @@ if [ ${#py_missing[@]} -gt 0 ]; then
     fi
     "$python" -m pip install "${pip_flags[@]}" "${py_missing[@]}"
 else
-    say "Python modules present for $("$python" -c 'import sys; print(sys.executable)'): httpbin gunicorn cryptography brotli"
+    say "Python modules present for $("$python" -c 'import sys; print(sys.executable)'): httpbin gunicorn cryptography brotli pyspnego"
 fi
 
 nginx_path="$(command -v nginx || true)"

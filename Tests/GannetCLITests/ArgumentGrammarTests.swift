@@ -133,7 +133,7 @@ struct ArgumentGrammarTests {
     @Test(arguments: [
         ["--bogus", "url"], ["-Z", "url"], ["--timeout"], ["--timeout", "zero", "url"], ["--timeout=-1", "url"],
         ["--as", "yaml", "url"], ["--pretty=loud", "url"], ["--form=yes", "url"], ["--auth", "", "url"],
-        ["--auth-type", "ntlm", "url"],
+        ["--auth-type", "kerberos", "url"],
         ["--print", "Hx", "url"], ["--max-redirects", "-3", "url"], ["--pinning-mode", "leaf", "url"],
         ["pins"], ["pins", "a", "b"], ["GET", "ftp://example.com/"], ["GET", "http://"],
     ])

@@ -33,6 +33,18 @@ struct CLIAuthTests: CLIServerSuite {
         #expect(bad.status == 4, "\(bad.err)")
     }
 
+    @Test func ntlmIsAnsweredAfterTheChallenge() async throws {
+        let server = try HelperServer(script: "ntlm_server.py", arguments: ["GANNET", "u", "p"])
+        defer { server.stop() }
+        let port = try #require(try await server.ports()["plain"])
+        let url = "http://127.0.0.1:\(port)/ntlm"
+        let good = try await GannetBinary.run(["-A", "ntlm", "-a", "GANNET\\u:p", "--check-status", url])
+        #expect(good.status == 0, "\(good.err)")
+        #expect(try good.json()["user"] as? String == "GANNET\\u")
+        let bad = try await GannetBinary.run(["-A", "ntlm", "-a", "GANNET\\u:x", "--check-status", url])
+        #expect(bad.status == 4, "\(bad.err)")
+    }
+
     /// The password is typed into a pseudo-terminal after the prompt appears; what the terminal
     /// shows never contains it, and httpbin accepted it.
     @Test func aMissingPasswordIsAskedForWithoutEcho() async throws {

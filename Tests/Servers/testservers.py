@@ -25,11 +25,14 @@ def _require_dependencies() -> str:
     """Returns the nginx executable, or raises SetupError naming the first missing program."""
     from supervisor import SetupError
 
-    for module in ("cryptography", "gunicorn", "httpbin"):
+    # pyspnego is the NTLM helper server's (ntlm_server.py), checked here so a missing one is
+    # named before any test runs.
+    for module, package in (("cryptography", "cryptography"), ("gunicorn", "gunicorn"), ("httpbin", "httpbin"),
+                            ("spnego", "pyspnego")):
         if importlib.util.find_spec(module) is None:
             raise SetupError(
                 f"Python module {module} not found for {sys.executable}: install it with "
-                f"`{sys.executable} -m pip install {module}` (or run scripts/install-deps.sh)"
+                f"`{sys.executable} -m pip install {package}` (or run scripts/install-deps.sh)"
             )
     nginx = shutil.which("nginx") or next(
         (p for p in ("/usr/sbin/nginx", "/usr/local/sbin/nginx") if os.access(p, os.X_OK)), None

@@ -181,12 +181,14 @@ enum OptionTable {
                     "auth-type",
                     "A",
                     value: "TYPE",
-                    "How --auth is sent: basic (default), digest or bearer"
+                    "How --auth is sent: basic (default), digest, ntlm or bearer"
                 ) {
                     options,
                     value in
                     guard let type = Options.AuthType(rawValue: value) else {
-                        throw CLIError.usage("--auth-type takes basic, digest or bearer, not \(value.debugDescription)")
+                        throw CLIError.usage(
+                            "--auth-type takes basic, digest, ntlm or bearer, not \(value.debugDescription)"
+                        )
                     }
                     options.authType = type
                 },

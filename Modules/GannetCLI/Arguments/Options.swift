@@ -70,6 +70,12 @@ struct Options: Equatable, Sendable {
         case bearer
         /// Digest (RFC 7616), computed by libcurl once the server's `401` names its nonce.
         case digest
+        /// NTLM, computed by libcurl once the server's `401` asks for it (`DOMAIN\USER:PASS`).
+        case ntlm
+
+        /// Whether the credential is given to the session, answered after the server's `401`,
+        /// rather than sent as a header with the first request.
+        var answersChallenge: Bool { self == .digest || self == .ntlm }
     }
 
     /// The response serializer `--as` chooses.

@@ -41,7 +41,7 @@ enum RequestBuilder {
                 )
             case .bearer:
                 request.setValue("Bearer \(auth)", forHTTPHeaderField: "Authorization")
-            case .digest:
+            case .digest, .ntlm:
                 // Answered after the server's 401 (RequestCommand sets the manager's credential).
                 break
             }

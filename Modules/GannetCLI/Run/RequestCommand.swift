@@ -49,7 +49,7 @@ struct RequestCommand {
         configuration.httpCookieStorage = cookies
         let session = SessionManager(configuration: configuration)
         defer { session.invalidateAndCancel() }
-        if invocation.options.authType == .digest, let auth = invocation.options.auth {
+        if invocation.options.authType.answersChallenge, let auth = invocation.options.auth {
             let colon = auth.firstIndex(of: ":") ?? auth.endIndex
             session.credential = URLCredential(
                 user: String(auth[..<colon]),

@@ -16,7 +16,7 @@ import Glibc
 /// then (expired ones dropped), and a command's `--auth` replaces the kept one (a command
 /// without `--auth` uses the kept one, with its `--auth-type`, as httpie does). Format,
 /// version 1: `{"version": 1, "headers": {"Name": "value"}, "cookies": [{"name", "value",
-/// "domain", "path", "secure", "expires"}], "auth": {"type": "basic|digest|bearer", "raw":
+/// "domain", "path", "secure", "expires"}], "auth": {"type": "basic|digest|ntlm|bearer", "raw":
 /// "USER:PASS" or the token}}` with `expires` in seconds since 1970 or absent, and `auth`
 /// absent until a command gave one.
 struct SessionFile {

@@ -2,20 +2,31 @@ internal import CCurl
 
 /// HTTP authentication challenges (docs/auth-cookies-cache.md, "Authentication"): a `401` or
 /// `407` is offered to the manager's challenge handler (or default handling), and a
-/// credential makes the transfer send the same request again with libcurl computing Basic or
-/// Digest. Engine thread.
+/// credential makes the transfer send the same request again with libcurl computing Basic,
+/// Digest or NTLM. Engine thread.
 extension Transfer {
     /// What a hop sends credentials with: set for the retry a challenge answer asked for, and
     /// for no other hop (a redirect after it sends none).
     struct HopCredential {
-        enum Scheme { case basic, digest }
+        enum Scheme { case basic, digest, ntlm }
         let user: String
         let password: String
         let scheme: Scheme
         let proxy: Bool
 
-        /// `CURLAUTH_BASIC` and `CURLAUTH_DIGEST` (macros with casts, which do not import).
-        var curlMask: Int { scheme == .basic ? 1 << 0 : 1 << 1 }
+        /// `CURLAUTH_BASIC`, `CURLAUTH_DIGEST` and `CURLAUTH_NTLM` (macros with casts, which do
+        /// not import).
+        var curlMask: Int {
+            switch scheme {
+            case .basic: return 1 << 0
+            case .digest: return 1 << 1
+            case .ntlm: return 1 << 3
+            }
+        }
+
+        /// Whether libcurl answers a `401` of its own within the hop before the response: a
+        /// Digest probe sent without credentials, or NTLM's challenge to its negotiate message.
+        var hasIntermediateChallenge: Bool { scheme != .basic }
     }
 
     enum AuthenticationOutcome {
@@ -23,6 +34,10 @@ extension Transfer {
         case retry(HopCredential)
         case fail(any Error)
     }
+
+    /// The schemes libcurl computes for Gannet. Negotiate (SPNEGO) is not among them: libcurl
+    /// offers it through GSS-API, but no server here speaks it to prove it.
+    static let answerableSchemes: Set<String> = ["basic", "digest", "ntlm"]
 
     /// Refusals of one protection space after which the response goes to the caller.
     static let maximumAuthenticationFailures = 3
@@ -34,7 +49,7 @@ extension Transfer {
         let challenges = AuthenticationChallengeHeader.parse(
             head.fields.filter { ASCII.equalsIgnoringCase($0.name, field) }.map(\.value)
         )
-        let answerable = challenges.first { ["basic", "digest"].contains($0.scheme.lowercased()) }
+        let answerable = challenges.first { Self.answerableSchemes.contains($0.scheme.lowercased()) }
         guard let chosen = answerable ?? challenges.first else { return .deliver }
         let space = protectionSpace(for: chosen, url: url, proxy: proxy)
         let failures = authenticationFailures[space, default: 0]
@@ -75,7 +90,12 @@ extension Transfer {
             return .fail(TransportError.urlError(gannet: error, url: url))
         }
         authenticationFailures[space] = failures + 1
-        let scheme: HopCredential.Scheme = chosen.scheme.lowercased() == "digest" ? .digest : .basic
+        let scheme: HopCredential.Scheme
+        switch chosen.scheme.lowercased() {
+        case "digest": scheme = .digest
+        case "ntlm": scheme = .ntlm
+        default: scheme = .basic
+        }
         return .retry(HopCredential(user: user, password: password, scheme: scheme, proxy: proxy))
     }
 
@@ -98,7 +118,9 @@ extension Transfer {
     }
 
     /// Sets (or clears) this hop's credentials. Digest is answered by libcurl after a probe
-    /// without credentials, whose `401` the header callback skips (``awaitsAuthenticationProbe``).
+    /// without credentials, NTLM after the server's challenge to libcurl's negotiate message:
+    /// the header callback skips that `401` (``awaitsAuthenticationProbe``). NTLM needs its
+    /// three messages on one connection, which libcurl keeps for the hop.
     func configureAuthentication(_ easy: EasyHandle) {
         let credential = hopCredential
         let basic = 1 << 0
@@ -108,6 +130,6 @@ extension Transfer {
         easy.set(CURLOPT_PROXYAUTH, credential.map { $0.proxy ? $0.curlMask : basic } ?? basic)
         easy.set(CURLOPT_PROXYUSERNAME, credential.flatMap { $0.proxy ? $0.user : nil })
         easy.set(CURLOPT_PROXYPASSWORD, credential.flatMap { $0.proxy ? $0.password : nil })
-        awaitsAuthenticationProbe = credential?.scheme == .digest
+        awaitsAuthenticationProbe = credential?.hasIntermediateChallenge == true
     }
 }
