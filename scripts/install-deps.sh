@@ -11,7 +11,7 @@ say() { printf 'install-deps: %s\n' "$*"; }
 
 if [ "$(id -u)" -eq 0 ]; then sudo=(); else sudo=(sudo); fi
 
-apt_packages=(libcurl4-openssl-dev libssl-dev libxml2-dev nginx openssl python3 python3-pip wrk iproute2 curl)
+apt_packages=(libcurl4-openssl-dev libssl-dev libxml2-dev nginx libnginx-mod-http-echo openssl python3 python3-pip wrk iproute2 curl)
 missing=()
 for package in "${apt_packages[@]}"; do
     if ! dpkg -s "$package" >/dev/null 2>&1; then missing+=("$package"); fi

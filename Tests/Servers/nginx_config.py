@@ -53,9 +53,15 @@ _STAPLING = """ssl_stapling on;
 
 _REDIRECT_STATUSES = (301, 302, 303, 307, 308)
 
+# Debian's libnginx-mod-http-echo: `echo_sleep` holds a request without holding a worker, so
+# one nginx keeps 10,000 delayed requests open (the fan-out test and benchmark of issue 15).
+ECHO_MODULE = "/usr/lib/nginx/modules/ngx_http_echo_module.so"
+
 # Served by every server, plain and TLS alike.
 _LOCATIONS = """
         location = /small {{ return 200 "ok"; }}
+        # Answers "ok" after a second.
+        location = /delayed {{ echo_sleep 1; echo "ok"; }}
         location = /echo {{ return 200 "$request_method $uri $server_protocol\\n"; }}
         location /files/ {{ alias {files}/; }}
         # The same files at 4 MiB/s: a download a test can cancel halfway on loopback.
@@ -141,15 +147,16 @@ def render(directory: str, files: str, certs: dict, plain_port: int, h2c_port: i
 {location_blocks}
     }}"""
         )
-    return f"""{user}daemon off;
+    return f"""{user}load_module {ECHO_MODULE};
+daemon off;
 master_process on;
 worker_processes 2;
-worker_rlimit_nofile 16384;
+worker_rlimit_nofile 32768;
 pid {directory}/nginx.pid;
 error_log {logs}/nginx-error.log info;
 
 events {{
-    worker_connections 8192;
+    worker_connections 16384;
 }}
 
 http {{

@@ -39,6 +39,13 @@ def _require_dependencies() -> str:
     )
     if nginx is None:
         raise SetupError("nginx not found: install it with `apt-get install nginx` (or run scripts/install-deps.sh)")
+    import nginx_config
+
+    if not os.path.exists(nginx_config.ECHO_MODULE):
+        raise SetupError(
+            f"nginx's echo module not found at {nginx_config.ECHO_MODULE}: install it with "
+            "`apt-get install libnginx-mod-http-echo` (or run scripts/install-deps.sh)"
+        )
     return nginx
 
 
