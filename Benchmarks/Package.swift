@@ -42,6 +42,7 @@ let package = Package(
             name: "gannet-bench-client",
             dependencies: [
                 "BenchKit",
+                .product(name: "Gannet", package: "Gannet"),
                 .product(name: "GannetCore", package: "Gannet"),
                 .product(name: "GannetRequestSerialization", package: "Gannet"),
                 .product(name: "GannetSecurity", package: "Gannet"),

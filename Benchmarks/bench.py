@@ -38,6 +38,8 @@ sys.path.insert(0, os.path.join(ROOT, "Tests", "Servers"))
 
 GIB = 1 << 30
 MIB = 1 << 20
+# Requests in flight in the fan-out workloads.
+FANOUT_SIZES = (100, 1_000, 10_000)
 # The curl command line for one transfer; `time_total` is its transfer time without start-up.
 CURL_TRANSFER = ["curl", "-sS", "--fail", "-w", "time_total=%{time_total}\n"]
 
@@ -108,13 +110,18 @@ class Nginx:
         # `data_dir`, /upload reads the whole body before answering (a mirror subrequest).
         locations = nginx_config.locations(data_dir)
         user = "user root;\n" if os.geteuid() == 0 else ""
-        config = f"""{user}daemon off;
+        # /delayed (the fan-out workloads) is the echo module's `echo_sleep`.
+        if not os.path.exists(nginx_config.ECHO_MODULE):
+            raise SystemExit(f"nginx's echo module is missing ({nginx_config.ECHO_MODULE}): "
+                             "apt-get install libnginx-mod-http-echo (or scripts/install-deps.sh)")
+        config = f"""{user}load_module {nginx_config.ECHO_MODULE};
+daemon off;
 master_process on;
 worker_processes 2;
-worker_rlimit_nofile 16384;
+worker_rlimit_nofile 32768;
 pid {self.dir}/nginx.pid;
 error_log {self.dir}/error.log warn;
-events {{ worker_connections 8192; }}
+events {{ worker_connections 16384; }}
 http {{
     default_type application/octet-stream;
     sendfile on;
@@ -347,6 +354,7 @@ def build_workloads(args, bin_dir: str, nginx: Nginx, fixtures: dict[str, str], 
         return path
 
     def get_clients(url: str, n: int, c: int, tls: bool) -> list[Client]:
+        json_url = nginx.url("/small.json", tls=tls)
         contract = ["get", url, "--requests", str(n), "--concurrency", str(c)]
         config = curl_config(f"curl-{'tls' if tls else 'h1'}-{c}.cfg", url, n)
         curl = ["curl", "-sS", "--fail", "-K", config]
@@ -359,6 +367,9 @@ def build_workloads(args, bin_dir: str, nginx: Nginx, fixtures: dict[str, str], 
         clients = [
             Client("gannet", [gannet] + contract),
             Client("gannet-async", [gannet] + contract + ["--async"]),
+            Client("gannet-httpsessionmanager", [gannet, "get", json_url, "--requests", str(n), "--concurrency",
+                                                 str(c), "--session-manager"],
+                   note="/small.json through HTTPSessionManager: JSON serializer, notifications on"),
             Client("urlsession", [urlsession] + contract, namespace_ca=tls),
             Client("async-http-client", [ahc] + contract),
             Client("curl-multi-loop", [loop] + contract),
@@ -453,6 +464,21 @@ def build_workloads(args, bin_dir: str, nginx: Nginx, fixtures: dict[str, str], 
                    note="XMLDocumentResponseSerializer: the whole tree"),
         ],
     ))
+    # Fan-out: N requests all in flight to an endpoint that answers after a second. The clients
+    # inherit the descriptor limit main() raised; the library raises nothing.
+    delayed = nginx.url("/delayed")
+    for n in FANOUT_SIZES:
+        contract = ["get", delayed, "--requests", str(n), "--concurrency", str(n)]
+        workloads.append(Workload(
+            f"fanout-{n}", f"fan-out: {n:,} GETs all in flight, each answered after 1 s, HTTP/1.1", "req/s",
+            [
+                Client("gannet", [gannet] + contract),
+                Client("gannet-async", [gannet] + contract + ["--async"]),
+                Client("async-http-client", [ahc] + contract),
+                Client("curl-multi-loop", [loop] + contract),
+            ],
+            requests=n,
+        ))
     if args.only:
         wanted = set(args.only.split(","))
         unknown = wanted - {w.name for w in workloads}
@@ -521,6 +547,10 @@ def ratio_rows(results: dict, workloads: list[Workload], transfer_bytes: int) ->
     for workload in ("get-h1-seq", "get-h1-c64", "get-h2-tls-c16"):
         if workload not in names:
             continue
+        add("async/await ≥ 0.9× completion handlers", workload, value(workload, "gannet-async"),
+            value(workload, "gannet"), 0.9)
+        add("HTTPSessionManager (JSON, notifications) ≥ 0.7× plain Gannet", workload,
+            value(workload, "gannet-httpsessionmanager"), value(workload, "gannet"), 0.7)
         for gannet in ("gannet", "gannet-async"):
             g = value(workload, gannet)
             add(f"{gannet} ≥ 5× URLSession", workload, g, value(workload, "urlsession"), 5.0)
@@ -546,6 +576,25 @@ def ratio_rows(results: dict, workloads: list[Workload], transfer_bytes: int) ->
         if rss is not None:
             rows.append({"target": "Gannet peak RSS < 64 MB", "workload": workload, "ratio": rss, "goal": 64.0,
                          "met": rss < 64.0, "what": "MB"})
+    fanout = [f"fanout-{n}" for n in FANOUT_SIZES]
+    if all(name in names for name in fanout):
+        small, large = fanout[0], fanout[-1]
+        for client in ("gannet", "gannet-async", "async-http-client", "curl-multi-loop"):
+            def per_request(workload: str, n: int) -> float | None:
+                cpu = value(workload, client, "cpu_s")
+                return cpu / n if cpu is not None else None
+            add(f"{client}: CPU per request at {FANOUT_SIZES[-1]:,} / at {FANOUT_SIZES[0]:,} ≤ 1.5×", "fan-out",
+                per_request(large, FANOUT_SIZES[-1]), per_request(small, FANOUT_SIZES[0]), 1.5,
+                higher_is_better=False)
+            wall = value(large, client, "wall_s")
+            if wall is not None:
+                rows.append({"target": f"{client}: wall time at {FANOUT_SIZES[-1]:,} ≤ 1.5 s (process included)",
+                             "workload": large, "ratio": wall, "goal": 1.5, "met": wall <= 1.5, "what": "s"})
+            rss_large, rss_small = value(large, client, "peak_rss_mb"), value(small, client, "peak_rss_mb")
+            if rss_large is not None and rss_small is not None:
+                per = (rss_large - rss_small) * 1024 / (FANOUT_SIZES[-1] - FANOUT_SIZES[0])
+                rows.append({"target": f"{client}: peak RSS per request in flight (information)", "workload": large,
+                             "ratio": per, "goal": 0, "met": None, "what": "KB"})
     if "json-1mb" in names:
         # Times: Foundation's over Gannet's is the speed-up.
         add("Gannet JSON serializer vs JSONSerialization (information)", "json-1mb",
@@ -583,9 +632,18 @@ def render_table(workloads: list[Workload], results: dict, ratios: list[dict]) -
     lines.append("| target | workload | measured | goal | met |")
     lines.append("|---|---|---|---|---|")
     for row in ratios:
+        units = {"MB": " MB", "s": " s", "KB": " KB"}
+        unit = units.get(row["what"])
         measured = "—" if row["ratio"] is None else (
-            f"{row['ratio']:.1f} MB" if row["what"] == "MB" else f"{row['ratio']:.2f}×")
-        goal = "—" if row["goal"] == 0 else (f"< {row['goal']:.0f} MB" if row["what"] == "MB" else f"{row['goal']:.2f}×")
+            f"{row['ratio']:.1f}{unit}" if unit else f"{row['ratio']:.2f}×")
+        if row["goal"] == 0:
+            goal = "—"
+        elif row["what"] == "MB":
+            goal = f"< {row['goal']:.0f} MB"
+        elif unit:
+            goal = f"≤ {row['goal']:.1f}{unit}"
+        else:
+            goal = f"{row['goal']:.2f}×"
         met = {True: "yes", False: "**no**", None: "n/a"}[row["met"]] if row["goal"] else "—"
         if row["ratio"] is None and row["what"]:
             measured = row["what"]
@@ -778,6 +836,15 @@ def main() -> None:
         args.transfer_mib, args.wrk_seconds = 64, 1
     args.transfer_bytes = args.transfer_mib * MIB
 
+    # 10,000 requests in flight need 10,000 sockets in the client: the harness raises its soft
+    # descriptor limit to the hard one, and the clients inherit it.
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft < hard:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    if hard < FANOUT_SIZES[-1] + 1024:
+        print(f"bench: warning: the descriptor hard limit {hard} is too low for fan-out-{FANOUT_SIZES[-1]}")
     command = "Benchmarks/run.sh " + " ".join(sys.argv[1:])
     started_at = datetime.datetime.now().astimezone()
     load_before = loadavg()

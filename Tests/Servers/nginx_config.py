@@ -60,6 +60,7 @@ ECHO_MODULE = "/usr/lib/nginx/modules/ngx_http_echo_module.so"
 # Served by every server, plain and TLS alike.
 _LOCATIONS = """
         location = /small {{ return 200 "ok"; }}
+        location = /small.json {{ default_type application/json; return 200 '{{"ok":1}}'; }}
         # Answers "ok" after a second.
         location = /delayed {{ echo_sleep 1; echo "ok"; }}
         location = /echo {{ return 200 "$request_method $uri $server_protocol\\n"; }}

@@ -4,12 +4,16 @@
 // verifies the chain against BENCH_CA_FILE and pins the server's key (BENCH_PIN_SPKI) with
 // GannetSecurity's PublicKeysTrustEvaluator; `upload --multipart` sends the file as one part
 // of a streamed multipart/form-data body (GannetRequestSerialization); `--no-notifications`
-// turns off the per-task NotificationCenter posts (`postsTaskNotifications`).
+// turns off the per-task NotificationCenter posts (`postsTaskNotifications`);
+// `--session-manager` sends the GETs through `HTTPSessionManager` with AFNetworking's defaults
+// (JSON response serializer, notifications on).
 import BenchKit
 import GannetCore
 import GannetSecurity
 
-let invocation = Invocation.parse(supportedFlags: ["async", "new-connections", "pin", "multipart", "no-notifications"])
+let invocation = Invocation.parse(
+    supportedFlags: ["async", "new-connections", "pin", "multipart", "no-notifications", "session-manager"]
+)
 
 var configuration = SessionConfiguration.default
 configuration.tls.caFile = invocation.caFile
@@ -24,6 +28,8 @@ if invocation.has("pin") {
 }
 
 switch invocation.mode {
+case .get where invocation.has("session-manager"):
+    SessionManagerWorkload(invocation: invocation, configuration: configuration).run()
 case .get:
     let workload = GetWorkload(invocation: invocation, configuration: configuration)
     if invocation.has("async") {
