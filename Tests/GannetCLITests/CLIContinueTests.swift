@@ -89,7 +89,7 @@ struct CLIContinueTests: CLIServerSuite {
             try? FileManager.default.removeItem(at: scratch)
         }
         let name = "continue-gib-\(UUID().uuidString).bin"
-        let (source, digest) = try LargeFile.random(size: 1 << 30, named: name, in: servers.filesDirectory)
+        let (source, digest) = try await LargeFile.random(size: 1 << 30, named: name, in: servers.filesDirectory)
         defer { try? FileManager.default.removeItem(at: source) }
         let marker = "continue-gib=\(UUID().uuidString)"
         let arguments = ["-d", "-c", "-o", "big.bin", "\(nginx)/rated-files/\(name)?\(marker)"]
@@ -117,7 +117,7 @@ struct CLIContinueTests: CLIServerSuite {
             environment: environment
         )
         #expect(continued.status == 0, "\(continued.err)")
-        #expect(try LargeFile.sha256(of: folder.appendingPathComponent("big.bin")) == digest)
+        #expect(try await LargeFile.sha256(of: folder.appendingPathComponent("big.bin")) == digest)
         let sent = try #require(servers.nginxBytesSent(containing: marker, status: 206))
         #expect(sent > (1 << 30) - kept && sent < (1 << 30) - kept + 2048, "\(sent) bytes for the rest after \(kept)")
     }

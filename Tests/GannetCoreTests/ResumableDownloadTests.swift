@@ -120,7 +120,7 @@ struct ResumableDownloadTests {
     /// half of it arrived; compared by SHA-256 (test.sh runs it alone, with the heavy tests).
     @Test func aGibibyteDownloadCancelledHalfwayResumesByteExact() async throws {
         let name = "gibibyte-\(UUID().uuidString).bin"
-        let (source, digest) = try LargeFile.random(size: 1 << 30, named: name, in: servers.filesDirectory)
+        let (source, digest) = try await LargeFile.random(size: 1 << 30, named: name, in: servers.filesDirectory)
         defer { try? FileManager.default.removeItem(at: source) }
         let marker = "resume-gib=\(UUID().uuidString)"
         let url = servers.nginx.adding("/files/\(name)?\(marker)")
@@ -139,7 +139,7 @@ struct ResumableDownloadTests {
         #expect(response.response?.statusCode == 206)
         #expect(offsets == [Int64(offset)])
         #expect(progress == 1 << 30)
-        #expect(try LargeFile.sha256(of: destination) == digest)
+        #expect(try await LargeFile.sha256(of: destination) == digest)
         let sent = try #require(servers.nginxBytesSent(containing: marker, status: 206))
         #expect(
             sent > (1 << 30) - offset && sent < (1 << 30) - offset + 2048,
