@@ -93,5 +93,9 @@ import Testing
         #expect(MixedReplaceParser.boundary(contentType: "Multipart/X-Mixed-Replace;boundary=\"a b\"") == "a b")
         #expect(MixedReplaceParser.boundary(contentType: "multipart/x-mixed-replace") == nil)
         #expect(MixedReplaceParser.boundary(contentType: "multipart/form-data; boundary=abc") == nil)
+        #expect(MixedReplaceParser.boundary(contentType: " \tmultipart/x-mixed-replace; boundary=ab") == "ab")
+        #expect(MixedReplaceParser.boundary(contentType: "text/plain; boundary=abc") == nil)
+        #expect(MixedReplaceParser.boundary(contentType: "multipart") == nil)
+        #expect(MixedReplaceParser.boundary(contentType: "") == nil)
     }
 }

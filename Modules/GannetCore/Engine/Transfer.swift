@@ -21,7 +21,11 @@ final class Transfer: @unchecked Sendable {
     /// Numbers transfers for the life of the process; never reused (docs/engine.md).
     let serial = Transfer.serials.add(1, ordering: .relaxed).newValue
     private static let serials = Atomic<UInt64>(0)
-    var configuration: SessionConfiguration { engine.configuration }
+    /// Read in place: a plain getter copied the whole configuration (its strings, dictionaries
+    /// and evaluator) at every use, several times a request (callgrind, docs/performance.md).
+    var configuration: SessionConfiguration {
+        _read { yield engine.configuration }
+    }
 
     var machine = TransferStateMachine()
     /// The request of the current hop.
