@@ -51,13 +51,14 @@ extension SessionManager {
     /// ``credential``, one a handler gave for the space before, then (when
     /// ``shouldUseCredentialStorage`` holds) the storage's default for it. `nil` when they are
     /// spent: the response reaches the caller.
-    func defaultCredential(for space: ProtectionSpace, failures: Int, task: SessionTask) -> URLCredential? {
+    func defaultCredential(for space: ProtectionSpace, failures: Int, taskCredential: URLCredential?) -> URLCredential?
+    {
         let (own, remembered, usesStorage) = hooks.withLock {
             ($0.credential, $0.rememberedCredentials[space], $0.shouldUseCredentialStorage)
         }
         let stored = usesStorage ? configuration.urlCredentialStorage.flatMap { space.defaultCredential(in: $0) } : nil
         var candidates: [URLCredential] = []
-        for candidate in [task.credential, own, remembered, stored] {
+        for candidate in [taskCredential, own, remembered, stored] {
             guard let candidate,
                 !candidates.contains(where: { $0.user == candidate.user && $0.password == candidate.password })
             else { continue }

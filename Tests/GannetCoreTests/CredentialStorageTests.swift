@@ -37,13 +37,18 @@ struct CredentialStorageTests {
         await manager.response(for: URLRequest(url: servers.httpbin.adding(path)), serializer: .passthrough)
     }
 
-    @Test func theStoragesDefaultCredentialAnswersAfterThe401AndCanBeBypassed() async throws {
+    /// A storage whose default credential for httpbin's space is the right one.
+    private func storageAnsweringHttpbin() -> URLCredentialStorage {
         let storage = URLCredentialStorage()
         storage.setDefaultCredential(
             URLCredential(user: "u", password: "p", persistence: .forSession),
             for: httpbinSpace
         )
-        let manager = manager(storage: storage)
+        return storage
+    }
+
+    @Test func theStoragesDefaultCredentialAnswersAfterThe401AndCanBeBypassed() async throws {
+        let manager = manager(storage: storageAnsweringHttpbin())
         defer { manager.invalidateAndCancel() }
         let path = "/basic-auth/u/p?run=\(UUID().uuidString)"
         let answered = await get(manager, path)
@@ -58,12 +63,7 @@ struct CredentialStorageTests {
     }
 
     @Test func theStorageIsTriedAfterTheManagersCredentialFails() async throws {
-        let storage = URLCredentialStorage()
-        storage.setDefaultCredential(
-            URLCredential(user: "u", password: "p", persistence: .forSession),
-            for: httpbinSpace
-        )
-        let manager = manager(storage: storage)
+        let manager = manager(storage: storageAnsweringHttpbin())
         defer { manager.invalidateAndCancel() }
         manager.credential = URLCredential(user: "u", password: "wrong", persistence: .none)
         let counts = Mutex<[Int]>([])

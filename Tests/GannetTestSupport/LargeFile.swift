@@ -55,16 +55,3 @@ public enum LargeFile {
         }
     }
 }
-
-extension TestServers {
-    /// The body bytes nginx sent for the last access-log line containing `text` with `status`
-    /// (the field after the request length), or `nil` when there is no such line.
-    public func nginxBytesSent(containing text: String, status: Int) -> Int? {
-        guard let line = accessLogLines(containing: text).last(where: { $0.contains(" \(status) ") }) else {
-            return nil
-        }
-        let words = line.split(separator: " ")
-        guard let index = words.firstIndex(of: Substring(String(status))), index + 2 < words.count else { return nil }
-        return Int(words[index + 2])
-    }
-}

@@ -127,11 +127,7 @@ public final class TestServers: Sendable {
     /// The lines of nginx's access log that contain `text`, e.g. a unique path a test requested,
     /// as the log is now. Use it to prove a request did *not* arrive (after the exchange failed).
     public func accessLogLines(containing text: String) -> [String] {
-        guard let data = FileManager.default.contents(atPath: nginxAccessLog) else { return [] }
-        return String(decoding: data, as: UTF8.self)
-            .split(separator: "\n")
-            .filter { $0.contains(text) }
-            .map(String.init)
+        Self.lines(of: nginxAccessLog, containing: text)
     }
 
     /// The matching lines once there are at least `count` of them, or whatever there is after
@@ -143,33 +139,47 @@ public final class TestServers: Sendable {
         atLeast count: Int,
         within seconds: Double = 3
     ) async -> [String] {
-        let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
-        var lines = accessLogLines(containing: text)
-        while lines.count < count && ContinuousClock.now < deadline {
-            try? await Task.sleep(for: .milliseconds(20))
-            lines = accessLogLines(containing: text)
-        }
-        return lines
+        await Self.lines(of: nginxAccessLog, containing: text, atLeast: count, within: seconds)
     }
 
-    /// The lines of httpbin's access log that contain `text` once there are at least `count`
-    /// of them, or whatever there is after `seconds` (gunicorn writes a line once it has
-    /// answered, possibly just after the client holds the answer).
+    /// The same for httpbin's access log (gunicorn's), which also gets its line once the
+    /// answer is sent; `count` 0 reads the log as it is now.
     public func httpbinAccessLogLines(
         containing text: String,
         atLeast count: Int = 0,
         within seconds: Double = 3
     ) async -> [String] {
-        func lines() -> [String] {
-            guard let data = FileManager.default.contents(atPath: httpbinAccessLog) else { return [] }
-            return String(decoding: data, as: UTF8.self).split(separator: "\n").filter { $0.contains(text) }
-                .map(String.init)
+        await Self.lines(of: httpbinAccessLog, containing: text, atLeast: count, within: seconds)
+    }
+
+    /// The body bytes nginx sent for the last access-log line containing `text` with `status`
+    /// (the field after the request length), or `nil` when there is no such line.
+    public func nginxBytesSent(containing text: String, status: Int) -> Int? {
+        guard let line = accessLogLines(containing: text).last(where: { $0.contains(" \(status) ") }) else {
+            return nil
         }
+        let words = line.split(separator: " ")
+        guard let index = words.firstIndex(of: Substring(String(status))), index + 2 < words.count else { return nil }
+        return Int(words[index + 2])
+    }
+
+    private static func lines(of log: String, containing text: String) -> [String] {
+        guard let data = FileManager.default.contents(atPath: log) else { return [] }
+        return String(decoding: data, as: UTF8.self).split(separator: "\n").filter { $0.contains(text) }
+            .map(String.init)
+    }
+
+    private static func lines(
+        of log: String,
+        containing text: String,
+        atLeast count: Int,
+        within seconds: Double
+    ) async -> [String] {
         let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
-        var found = lines()
+        var found = lines(of: log, containing: text)
         while found.count < count && ContinuousClock.now < deadline {
             try? await Task.sleep(for: .milliseconds(20))
-            found = lines()
+            found = lines(of: log, containing: text)
         }
         return found
     }

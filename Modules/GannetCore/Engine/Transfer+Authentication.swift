@@ -61,7 +61,7 @@ extension Transfer {
             failureResponse: materializedResponse()
         )
         // The task's own handler wins over the manager's, as a task delegate's over a session's.
-        let handler = task.authenticationChallengeHandler ?? hooks.authenticationChallenge
+        let handler = taskChallengeHandler ?? hooks.authenticationChallenge
         let disposition = handler?(manager, task, challenge) ?? .performDefaultHandling
         let credential: URLCredential?
         switch disposition {
@@ -69,7 +69,7 @@ extension Transfer {
             credential = given
             manager.remember(given, for: space)
         case .performDefaultHandling:
-            credential = manager.defaultCredential(for: space, failures: failures, task: task)
+            credential = manager.defaultCredential(for: space, failures: failures, taskCredential: taskCredential)
         case .rejectProtectionSpace:
             return .deliver
         case .cancelAuthenticationChallenge:

@@ -58,7 +58,7 @@ extension Transfer {
         // Every hop's cookies are stored before the next hop is configured, so a redirect
         // carries what its response set. A stored response's were stored when it arrived.
         if let storage = cookieStorage, !headIsFromCache { CookieRules.store(head, from: url, in: storage) }
-        if !headIsFromCache { hopResponseTime = Date() }
+        if !headIsFromCache, configuration.urlCache != nil { hopResponseTime = Date() }
         // A `304` that confirms a stored response is replaced by it.
         let head = headAfterRevalidation(head)
         self.head = head

@@ -45,7 +45,8 @@ extension Transfer {
         try RequestValidation.validate(method: method, url: url, headers: fields)
         // A revalidating hop sends the stored response's validators (Transfer+Cache.swift).
         fields += cacheConditions.map { ($0.name, $0.value) }
-        hopRequestTime = Date()
+        // Only a cache reads the hop's times (a stored response's age).
+        if configuration.urlCache != nil { hopRequestTime = Date() }
         if serverTrustEvaluator?.requiresSecureTransport == true, url.scheme?.lowercased() != "https" {
             // Enforced here, where the evaluator is used, for every hop: a pinning manager
             // must not send a request (or follow a redirect) in clear (docs/security.md).

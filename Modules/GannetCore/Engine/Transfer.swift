@@ -49,6 +49,10 @@ final class Transfer: @unchecked Sendable {
     var awaitsAuthenticationProbe = false
     /// Credentials refused so far, by protection space.
     var authenticationFailures: [ProtectionSpace: Int] = [:]
+    /// The task's own credential and challenge handler, as they were when the transfer started
+    /// (they are set before `resume()`), so the engine never reads the task's storage.
+    let taskCredential: URLCredential?
+    let taskChallengeHandler: SessionHooks.AuthenticationChallengeHandler?
     var reader: (any BodyReader)?
     /// The next hop sends a streamed body that an earlier hop read: `taskNeedNewBodyStream`
     /// must give it again (``Transfer/renewBodyStream()``).
@@ -56,7 +60,7 @@ final class Transfer: @unchecked Sendable {
     /// What the response cache does for this hop (Transfer+Cache.swift).
     var cacheHop: CacheHop?
     /// When this hop's request was sent and its head arrived, by the wall clock: a stored
-    /// response's age is computed from them (RFC 9111 §4.2.3).
+    /// response's age is computed from them (RFC 9111 §4.2.3). Kept only with a cache.
     var hopRequestTime = Date()
     var hopResponseTime = Date()
     var parser: ResponseHeadParser
@@ -105,6 +109,8 @@ final class Transfer: @unchecked Sendable {
         self.request = request
         callerURL = task.originalRequest?.url
         bodySource = task.body
+        taskCredential = task.credential
+        taskChallengeHandler = task.authenticationChallengeHandler
         parser = ResponseHeadParser(limits: engine.configuration.limits)
         errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE))
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE))
