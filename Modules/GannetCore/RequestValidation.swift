@@ -72,25 +72,34 @@ public enum RequestValidation {
         guard let url else { return Problem(code: .invalidRequest, message: "The request has no URL") }
         // Foundation percent-encodes most bad characters when it parses a string, but a URL can
         // still arrive holding raw ones (built from other APIs); curl would send them verbatim.
-        if let bad = url.absoluteString.unicodeScalars.first(where: { $0.value <= 0x20 || $0.value >= 0x7F }) {
+        // Checked as UTF-8 bytes, every request: a scalar outside printable ASCII has a byte
+        // outside it, and an ASCII byte is its own scalar.
+        let string = url.absoluteString
+        if string.utf8.contains(where: { $0 <= 0x20 || $0 >= 0x7F }),
+            let bad = string.unicodeScalars.first(where: { $0.value <= 0x20 || $0.value >= 0x7F })
+        {
             return Problem(
                 code: .invalidRequest,
                 message: "The URL contains the character \(printable(String(bad))), which cannot be sent"
             )
         }
-        let scheme = url.scheme?.lowercased()
-        guard scheme == "http" || scheme == "https" else { return nil }
+        guard let scheme = url.scheme, isHTTPScheme(scheme) else { return nil }
         guard let host = url.host, !host.isEmpty else {
             return Problem(code: .invalidRequest, message: "The URL has no host")
         }
         // `host` is percent-decoded: `%0d%0a` in a host is a CR/LF nobody meant.
-        if host.unicodeScalars.contains(where: { $0.value <= 0x20 || $0.value == 0x7F }) {
+        if host.utf8.contains(where: { $0 <= 0x20 || $0 == 0x7F }) {
             return Problem(code: .invalidRequest, message: "The URL's host decodes to control characters or spaces")
         }
         if let port = url.port, !(0...65535).contains(port) {
             return Problem(code: .invalidRequest, message: "The URL's port \(port) is out of range")
         }
         return nil
+    }
+
+    /// Whether `scheme` is `http` or `https`, in any case.
+    static func isHTTPScheme(_ scheme: String) -> Bool {
+        ASCII.equalsIgnoringCase(scheme, "http") || ASCII.equalsIgnoringCase(scheme, "https")
     }
 
     /// `text` with control and non-ASCII characters written as `\u{…}`, safe for a one-line message.
@@ -127,7 +136,7 @@ extension RequestValidation {
     }
 
     private static func requireHTTPScheme(_ url: URL) throws {
-        guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
+        guard let scheme = url.scheme, isHTTPScheme(scheme) else {
             throw GannetError(
                 .unsupportedScheme,
                 "Only http and https URLs are supported, not \(url.scheme.map { "\($0):" } ?? "a relative URL")",

@@ -1,14 +1,4 @@
 extension SessionManager {
-    /// The ``SessionTask/taskDescription`` the manager stamps on every task it creates
-    /// (AFNetworking's `taskDescriptionForSessionTasks`: the manager's address). The task
-    /// notifications (`gannetTaskDidResume`, `gannetTaskDidSuspend`, `gannetTaskDidComplete` and
-    /// the download move notifications) are posted only for tasks that still carry it, which is
-    /// how the manager tells its own tasks apart, as AFNetworking does: a task whose
-    /// `taskDescription` you replace posts none.
-    public var taskDescriptionForSessionTasks: String {
-        "0x" + String(UInt(bitPattern: ObjectIdentifier(self)), radix: 16)
-    }
-
     /// Posts `name` for `task` when the configuration posts task notifications and the task is
     /// one of the manager's own (it still carries ``taskDescriptionForSessionTasks``).
     func postTaskNotification(_ name: Notification.Name, for task: SessionTask, userInfo: [AnyHashable: Any]? = nil) {
@@ -21,6 +11,9 @@ extension SessionManager {
     /// The userInfo of `gannetTaskDidComplete`, with AFNetworking's rules: the serializer the
     /// caller set (never a wrapper of Gannet's), the serialized value only when it is not `nil`,
     /// the file of a download instead of its data, the error on failure.
+    ///
+    /// Built at every completion, so created at its final size (docs/performance.md): growing
+    /// from a literal rehashed every key at each step, 13,000 instructions a request.
     static func completionUserInfo<Serializer: ResponseSerializing>(
         serializer: Serializer,
         result: Result<Serializer.Output, any Error>,
@@ -28,7 +21,8 @@ extension SessionManager {
         metrics: TaskMetrics?
     ) -> [AnyHashable: Any] {
         let isDownload = serializer is DownloadSerializer
-        var userInfo: [AnyHashable: Any] = [TaskNotificationKey.responseSerializer: callersSerializer(serializer)]
+        var userInfo = [AnyHashable: Any](minimumCapacity: 5)
+        userInfo[TaskNotificationKey.responseSerializer] = callersSerializer(serializer)
         switch result {
         case .success(let value):
             if let value = unwrappedOptional(value) {

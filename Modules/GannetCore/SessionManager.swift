@@ -36,6 +36,8 @@ public final class SessionManager: Sendable {
         var interceptor: (any RequestInterceptor)?
         var invalidated = false
         var finishing = false
+        /// ``taskDescriptionForSessionTasks``, built once: it is compared at every notification.
+        var taskDescription = ""
     }
 
     static let nextIdentifier = Atomic<Int>(1)
@@ -49,6 +51,8 @@ public final class SessionManager: Sendable {
         settings = Mutex(Settings())
         processingQueue = DispatchQueue(label: "gannet.session.processing", attributes: .concurrent)
         ownCompletionQueue = DispatchQueue(label: "gannet.session.completion")
+        let description = "0x" + String(UInt(bitPattern: ObjectIdentifier(self)), radix: 16)
+        settings.withLock { $0.taskDescription = description }
     }
 
     deinit {
@@ -103,6 +107,14 @@ public final class SessionManager: Sendable {
 
     /// Whether the manager was invalidated and refuses new tasks.
     public var isInvalidated: Bool { settings.withLock { $0.invalidated } }
+
+    /// The ``SessionTask/taskDescription`` the manager stamps on every task it creates
+    /// (AFNetworking's `taskDescriptionForSessionTasks`: the manager's address). The task
+    /// notifications (`gannetTaskDidResume`, `gannetTaskDidSuspend`, `gannetTaskDidComplete` and
+    /// the download move notifications) are posted only for tasks that still carry it, which is
+    /// how the manager tells its own tasks apart, as AFNetworking does: a task whose
+    /// `taskDescription` you replace posts none.
+    public var taskDescriptionForSessionTasks: String { settings.withLock { $0.taskDescription } }
 
     // MARK: Creating tasks
 
