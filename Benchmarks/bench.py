@@ -698,18 +698,21 @@ def callgrind(args, bin_dir: str, nginx: Nginx, out_dir: str) -> dict:
     small = nginx.url("/small")
     gannet = os.path.join(bin_dir, "gannet-bench-client")
     # Not `--async`: valgrind 3.19 dies of an internal SIGSEGV as soon as the async main starts.
+    # Each client: its URL, then its arguments. HTTPSessionManager's JSON serializer asks for
+    # JSON, so it gets /small.json (`{"ok":1}`) instead of /small's "ok".
     clients = {
-        "gannet": [gannet],
-        "gannet-no-notifications": [gannet, "--no-notifications"],
-        "curl-multi-loop": [os.path.join(bin_dir, "curl-multi-bench-client")],
+        "gannet": [small, gannet],
+        "gannet-no-notifications": [small, gannet, "--no-notifications"],
+        "gannet-httpsessionmanager": [nginx.url("/small.json"), gannet, "--session-manager"],
+        "curl-multi-loop": [small, os.path.join(bin_dir, "curl-multi-bench-client")],
     }
     low, high = args.callgrind_requests // 5, args.callgrind_requests
     report = {"requests": [low, high], "concurrency": args.callgrind_concurrency, "clients": {}}
-    for name, binary in clients.items():
+    for name, (url, *binary) in clients.items():
         profiles = {}
         for n in (low, high):
             out = os.path.join(out_dir, f"callgrind.{name}.{n}.out")
-            argv = [binary[0], "get", small, "--requests", str(n), "--concurrency", str(args.callgrind_concurrency)]
+            argv = [binary[0], "get", url, "--requests", str(n), "--concurrency", str(args.callgrind_concurrency)]
             argv += binary[1:]
             print(f"bench: valgrind --tool=callgrind {os.path.basename(binary[0])} {' '.join(argv[1:])}", flush=True)
             subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}"] + argv,
@@ -928,7 +931,7 @@ def print_callgrind(report: dict) -> None:
     low, high = report["requests"]
     print(f"\nInstructions per request (callgrind; ({high} − {low}) GETs at concurrency {report['concurrency']}):")
     for name, entry in report["clients"].items():
-        print(f"  {name:<18} {entry['ir_per_request']:>10,.0f} Ir/request  ({entry['vs_curl_loop']:.2f}× the curl loop)")
+        print(f"  {name:<26} {entry['ir_per_request']:>10,.0f} Ir/request  ({entry['vs_curl_loop']:.2f}× the curl loop)")
     for name, entry in report["clients"].items():
         print(f"\n{name}: exclusive Ir per request by shared object")
         for obj, ir in entry["by_object"]:

@@ -97,11 +97,17 @@ extension ConfigurableRequestSerializer {
     ///   here because `URLRequest` silently drops a value holding CR or LF).
     public func prepare(_ request: URLRequest) throws -> URLRequest {
         var request = request
-        for (field, value) in configuration.httpRequestHeaders.sorted(by: { $0.key < $1.key })
-        where request.value(forHTTPHeaderField: field) == nil {
-            try RequestValidation.validateHeader(name: field, value: value, in: request)
-            request.setValue(value, forHTTPHeaderField: field)
+        // The defaults are merged into the request's fields and written once, as `setValue`
+        // would have stored them, not through `setValue`: Foundation's lowercases and
+        // capitalizes every name at every call.
+        let own = request.allHTTPHeaderFields ?? [:]
+        var fields = own
+        for header in configuration.headersToApply
+        where !own.keys.contains(where: { ASCII.equalsIgnoringCase($0, header.name) }) {
+            try RequestValidation.validateHeader(name: header.name, value: header.value, in: request)
+            fields[header.canonicalName] = header.value
         }
+        if fields.count != own.count { request.allHTTPHeaderFields = fields }
         let defaults = URLRequest(url: request.url ?? URL(fileURLWithPath: "/"))
         if let timeout = configuration.timeoutInterval, request.timeoutInterval == defaults.timeoutInterval {
             request.timeoutInterval = timeout

@@ -189,6 +189,27 @@ struct HTTPRequestSerializerTests {
         #expect(result.value(forHTTPHeaderField: "X-Default") == "default")
     }
 
+    @Test("Defaults land with the names URLRequest.setValue gives them, beside the request's own fields")
+    func defaultsLandAsSetValueWouldStoreThem() throws {
+        // Given: defaults in several cases, and a request with a field of its own in lower case
+        var serializer = HTTPRequestSerializer()
+        serializer.setValue("key", forHTTPHeaderField: "x-api-key")
+        serializer.setValue("1", forHTTPHeaderField: "DNT")
+        var request = URLRequest(url: URL(string: base)!)
+        request.allHTTPHeaderFields = ["user-agent": "mine"]
+        // When
+        let result = try serializer.request(byEncoding: nil, into: request)
+        // Then: the same fields, under the same names, as setting each default with setValue
+        var expected = request
+        for (name, value) in serializer.httpRequestHeaders where request.value(forHTTPHeaderField: name) == nil {
+            expected.setValue(value, forHTTPHeaderField: name)
+        }
+        #expect(result.allHTTPHeaderFields == expected.allHTTPHeaderFields)
+        #expect(result.allHTTPHeaderFields?["X-Api-Key"] == "key")
+        #expect(result.allHTTPHeaderFields?["user-agent"] == "mine")
+        #expect(result.allHTTPHeaderFields?.keys.contains("User-Agent") == false)
+    }
+
     @Test("setValue replaces a default whatever its case, nil removes it")
     func setValueCaseInsensitive() throws {
         var serializer = HTTPRequestSerializer()

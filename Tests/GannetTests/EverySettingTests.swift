@@ -109,7 +109,8 @@ struct EverySettingTests {
     }
 
     @Test func everySerializerSettingHasAProof() {
-        let settings = Self.settingPaths(of: RequestSerializerConfiguration())
+        // `headersToApply` is not a setting: it is worked out from `httpRequestHeaders`.
+        let settings = Self.settingPaths(of: RequestSerializerConfiguration()).subtracting(["headersToApply"])
         #expect(settings.subtracting(Self.serializerProofs.keys).sorted() == [], "settings with no proof")
         #expect(
             Set(Self.serializerProofs.keys).subtracting(settings).sorted() == [],

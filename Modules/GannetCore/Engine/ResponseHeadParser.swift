@@ -161,9 +161,9 @@ struct ResponseHeadParser {
     }
 }
 
-enum ASCII {
+package enum ASCII {
     /// ASCII case-insensitive equality, without Foundation.
-    static func equalsIgnoringCase(_ a: String, _ b: String) -> Bool {
+    package static func equalsIgnoringCase(_ a: String, _ b: String) -> Bool {
         var a = a
         var b = b
         return a.withUTF8 { x in
