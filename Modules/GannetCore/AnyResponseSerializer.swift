@@ -40,3 +40,21 @@ public struct AnyResponseSerializer: ResponseSerializing {
         return isEmptyOptional(value) ? nil : value
     }
 }
+
+extension AnyResponseSerializer: ResponseViewSerializing {
+    /// Runs the wrapped serializer, through the view when it reads one.
+    package func serialize(
+        request: URLRequest?,
+        view: ResponseView?,
+        data: Data?,
+        error: (any Error)?
+    ) throws -> (any Sendable)? {
+        let value: any Sendable
+        if let viewing = base as? any ResponseViewSerializing {
+            value = try viewing.serialize(request: request, view: view, data: data, error: error)
+        } else {
+            value = try base.serialize(request: request, response: view?.response, data: data, error: error)
+        }
+        return isEmptyOptional(value) ? nil : value
+    }
+}

@@ -6,7 +6,7 @@ public struct DataResponse<Output: Sendable>: Sendable {
     /// The final HTTP response, if one arrived. Built on first access.
     public var response: HTTPURLResponse? { eagerResponse ?? lazyResponse?.value }
     private let eagerResponse: HTTPURLResponse?
-    private let lazyResponse: LazyResponse?
+    let lazyResponse: LazyResponse?
     /// The final response's status code, read from the parsed head: cheaper than
     /// `response?.statusCode`, which builds the `HTTPURLResponse`.
     public var statusCode: Int? { eagerResponse?.statusCode ?? lazyResponse?.statusCode }

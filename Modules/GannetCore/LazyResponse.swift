@@ -48,6 +48,9 @@ final class LazyResponse: Sendable {
 
     var statusCode: Int { head.statusCode }
 
+    /// Whether the `HTTPURLResponse` exists yet (the tests of ResponseView.swift).
+    var isBuilt: Bool { cache.withLock { $0 != nil } }
+
     /// A header's value from the parsed head, without building the `HTTPURLResponse`;
     /// repeated fields are joined with ", " as `HTTPURLResponse` joins them.
     func headerValue(_ name: String) -> String? {

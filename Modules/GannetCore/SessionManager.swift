@@ -282,6 +282,15 @@ public final class SessionManager: Sendable {
                     )
                     return try files.serialize(download) as! Serializer.Output
                 }
+                // Gannet's serializers read the parsed head (ResponseView.swift).
+                if !isPassthrough, let viewing = serializer as? any ResponseViewSerializing {
+                    return try viewing.serialize(
+                        request: outcome.request,
+                        view: lazy.map(ResponseView.init),
+                        data: outcome.data,
+                        error: outcome.error
+                    ) as! Serializer.Output
+                }
                 return try serializer.serialize(
                     request: outcome.request,
                     response: isPassthrough ? nil : lazy?.value,

@@ -33,8 +33,15 @@ public struct HTTPResponseSerializer: ResponseValidating {
         data: Data?,
         error: (any Error)?
     ) throws -> Data {
+        try serialize(request: request, view: response.map(ResponseView.init), data: data, error: error)
+    }
+}
+
+extension HTTPResponseSerializer: ResponseViewSerializing {
+    /// ``serialize(request:response:data:error:)`` through a view of the response.
+    package func serialize(request: URLRequest?, view: ResponseView?, data: Data?, error: (any Error)?) throws -> Data {
         if let error { throw error }
-        try validate(response: response, data: data)
+        try validate(view: view, data: data)
         return data ?? Data()
     }
 }

@@ -76,8 +76,20 @@ public struct JSONResponseSerializer: ResponseValidating {
         data: Data?,
         error: (any Error)?
     ) throws -> (any Sendable)? {
+        try serialize(request: request, view: response.map(ResponseView.init), data: data, error: error)
+    }
+}
+
+extension JSONResponseSerializer: ResponseViewSerializing {
+    /// ``serialize(request:response:data:error:)`` through a view of the response.
+    package func serialize(
+        request: URLRequest?,
+        view: ResponseView?,
+        data: Data?,
+        error: (any Error)?
+    ) throws -> (any Sendable)? {
         if let error { throw error }
-        try validate(response: response, data: data)
+        try validate(view: view, data: data)
         guard let data, !data.isEmpty else { return nil }
         let body = try dataPreprocessor.preprocess(data)
         // Rails answers `head :ok` with a single space, which JSONSerialization rejects.
@@ -89,7 +101,7 @@ public struct JSONResponseSerializer: ResponseValidating {
             throw ResponseSerializationError(
                 .jsonDecodingFailed,
                 BodyExcerpt.message("JSON could not be parsed: \(BoundedError.reason(of: error))", body: data),
-                response: response,
+                response: view?.response,
                 data: data,
                 underlyingError: error
             )

@@ -46,31 +46,37 @@ extension ResponseValidating {
     ///
     /// A `nil` response (no HTTP response at all) is not validated, as in AFNetworking.
     public func validate(response: HTTPURLResponse?, data: Data?) throws {
-        guard let response else { return }
+        try validate(view: response.map(ResponseView.init), data: data)
+    }
+
+    /// ``validate(response:data:)`` through a view of the response: the `HTTPURLResponse` is
+    /// built only for an error that carries it.
+    package func validate(view: ResponseView?, data: Data?) throws {
+        guard let view else { return }
         var failure: ResponseSerializationError?
         if let acceptableContentTypes, let data, !data.isEmpty {
-            let mediaType = MediaType(contentTypeOf: response)
+            let header = view.value(forHTTPHeaderField: "Content-Type")
+            let mediaType = header.flatMap(MediaTypeParser.parseContentType)
             if !(mediaType.map(acceptableContentTypes.containsMatch(for:)) ?? false) {
                 let shown =
                     mediaType?.essence
-                    ?? response.value(forHTTPHeaderField: "Content-Type").map {
-                        BodyExcerpt.clip(BodyExcerpt.singleLine($0), toBytes: 200)
-                    }
+                    ?? header.map { BodyExcerpt.clip(BodyExcerpt.singleLine($0), toBytes: 200) }
                     ?? "(none)"
                 failure = ResponseSerializationError(
                     .unacceptableContentType,
                     "Request failed: unacceptable content-type: \(shown)",
-                    response: response,
+                    response: view.response,
                     data: data
                 )
             }
         }
-        if !acceptableStatusCodes.contains(response.statusCode) {
-            let reason = HTTPURLResponse.localizedString(forStatusCode: response.statusCode).lowercased()
+        let statusCode = view.statusCode
+        if !acceptableStatusCodes.contains(statusCode) {
+            let reason = HTTPURLResponse.localizedString(forStatusCode: statusCode).lowercased()
             failure = ResponseSerializationError(
                 .unacceptableStatusCode,
-                "Request failed: \(reason) (\(response.statusCode))",
-                response: response,
+                "Request failed: \(reason) (\(statusCode))",
+                response: view.response,
                 data: data,
                 underlyingError: failure
             )

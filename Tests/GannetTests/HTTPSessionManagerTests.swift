@@ -274,7 +274,10 @@ struct HTTPSessionManagerTests {
         let delivery = await deliver { success, failure in
             manager.GET("html", success: success, failure: failure)
         }
-        #expect((delivery.error as? ResponseSerializationError)?.code == .unacceptableContentType)
+        let error = delivery.error as? ResponseSerializationError
+        #expect(error?.code == .unacceptableContentType)
+        // Validated from the parsed head; the error still carries the response it judged.
+        #expect(error?.response?.value(forHTTPHeaderField: "Content-Type")?.hasPrefix("text/html") == true)
         manager.responseSerializer = StringResponseSerializer()
         let text = await deliver { success, failure in
             manager.GET("html", success: success, failure: failure)

@@ -1,0 +1,113 @@
+import Foundation
+import GannetTestSupport
+import Synchronization
+import Testing
+
+@testable import GannetCore
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// A serializer that reads a ``ResponseView`` gets the parsed head's answers, the same as the
+/// `HTTPURLResponse` built from that head would give, and the manager builds no `HTTPURLResponse`
+/// for it (ResponseView.swift, docs/performance.md).
+@Suite("ResponseView: the parsed head, answering as HTTPURLResponse would")
+struct ResponseViewTests {
+    let servers: TestServers
+    init() throws { servers = try TestServers.shared() }
+
+    /// Which entry point a serializer was called through.
+    final class Calls: Sendable {
+        let list = Mutex<[String]>([])
+        func append(_ call: String) { list.withLock { $0.append(call) } }
+        var all: [String] { list.withLock { $0 } }
+    }
+
+    /// Records what it was given, and reads the status and `Content-Type` as a validator does.
+    struct Viewing: ResponseViewSerializing {
+        let seen: Calls
+
+        func serialize(
+            request: URLRequest?,
+            response: HTTPURLResponse?,
+            data: Data?,
+            error: (any Error)?
+        ) throws -> String {
+            seen.append("response")
+            return "\(response?.statusCode ?? 0) \(response?.value(forHTTPHeaderField: "content-type") ?? "-")"
+        }
+
+        func serialize(request: URLRequest?, view: ResponseView?, data: Data?, error: (any Error)?) throws -> String {
+            seen.append("view")
+            return "\(view?.statusCode ?? 0) \(view?.value(forHTTPHeaderField: "content-type") ?? "-")"
+        }
+    }
+
+    @Test func aParsedHeadAnswersAsTheResponseBuiltFromIt() throws {
+        // Given: repeated fields, names in several cases, an X- field Foundation keeps as sent
+        let head = ResponseHead(
+            statusCode: 418,
+            httpVersion: "HTTP/1.1",
+            fields: [
+                ("content-type", "application/json; charset=utf-8"), ("Set-Cookie", "a=1"),
+                ("set-cookie", "b=2"), ("X-Trace", "t"), ("WWW-Authenticate", "Basic realm=\"r\""),
+            ]
+        )
+        let url = URL(string: "http://example.com/a?b=c")!
+        let lazy = LazyResponse(head: head, url: url)
+        let built = try #require(head.makeResponse(url: url))
+        let view = ResponseView(lazy)
+        // Then
+        #expect(view.statusCode == built.statusCode)
+        for name in ["Content-Type", "CONTENT-TYPE", "set-cookie", "x-trace", "www-authenticate", "Absent"] {
+            #expect(view.value(forHTTPHeaderField: name) == built.value(forHTTPHeaderField: name), "\(name)")
+        }
+        #expect(!lazy.isBuilt, "answering built nothing")
+        #expect(view.response?.statusCode == 418)
+        #expect(lazy.isBuilt, "the object is built when asked for")
+    }
+
+    @Test func theManagerHandsAViewAndBuildsNoResponseUntilOneIsAskedFor() async throws {
+        let manager = SessionManager()
+        defer { manager.finishTasksAndInvalidate() }
+        let seen = Calls()
+        let response = await manager.response(
+            for: URLRequest(url: servers.nginx.adding("/small.json")),
+            serializer: Viewing(seen: seen)
+        )
+        #expect((try? response.result.get()) == "200 application/json")
+        #expect(seen.all == ["view"])
+        let lazy = try #require(response.lazyResponse)
+        #expect(!lazy.isBuilt, "serializing built no HTTPURLResponse")
+        #expect(response.response?.value(forHTTPHeaderField: "Content-Type") == "application/json")
+        #expect(lazy.isBuilt)
+    }
+
+    @Test func aSerializerThatReadsNoViewStillGetsTheResponse() async throws {
+        let manager = SessionManager()
+        defer { manager.finishTasksAndInvalidate() }
+        let seen = Calls()
+        let erased = AnyResponseSerializer(PassthroughAndStatus(seen: seen))
+        let response = await manager.response(
+            for: URLRequest(url: servers.nginx.adding("/small.json")),
+            serializer: erased
+        )
+        #expect((try? response.result.get()) as? String == "200")
+        #expect(seen.all == ["response"])
+    }
+
+    /// A serializer of the caller's: it knows nothing of views.
+    struct PassthroughAndStatus: ResponseSerializing {
+        let seen: Calls
+        func serialize(
+            request: URLRequest?,
+            response: HTTPURLResponse?,
+            data: Data?,
+            error: (any Error)?
+        ) throws -> String {
+            seen.append("response")
+            return "\(response?.statusCode ?? 0)"
+        }
+    }
+}
