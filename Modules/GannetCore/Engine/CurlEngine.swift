@@ -8,8 +8,9 @@ internal import Glibc
 /// One thread that owns a libcurl multi handle and every easy handle of one session manager.
 ///
 /// Other threads talk to it only through ``submit(_:)``: a command appended to a locked inbox,
-/// then `curl_multi_wakeup`, which cuts the wait from the poll timeout to well under a
-/// millisecond (ENGINE-NOTES). Everything else runs on the engine thread.
+/// then, when the engine sleeps in `curl_multi_poll`, `curl_multi_wakeup`, which cuts the wait
+/// from the poll timeout to well under a millisecond (docs/engine.md, "Waking the engine").
+/// Everything else runs on the engine thread.
 final class CurlEngine: @unchecked Sendable {
     // @unchecked: `active`, `spareHandles` and `stopping` are read and
     // written only on the engine thread (inside `run()` and the curl callbacks it drives). Other
@@ -38,9 +39,18 @@ final class CurlEngine: @unchecked Sendable {
         case resumeSending
     }
 
+    /// The commands other threads queued, and whether the engine waits for them.
+    private struct Inbox {
+        var commands: [Command] = []
+        /// The engine decided to block in `curl_multi_poll` with no command queued: the next
+        /// submitter wakes it (once; it clears the flag). Set and read under the inbox's lock,
+        /// so a command is either seen before the engine blocks or wakes it.
+        var sleeping = false
+    }
+
     let configuration: SessionConfiguration
     private let multi: MultiHandle
-    private let inbox = Mutex<[Command]>([])
+    private let inbox = Mutex(Inbox())
     /// Live transfers by ``Transfer/serial``, a number never reused, so a stale reference
     /// (a pooled connection's ``ConnectionTrust``) finds nothing instead of another transfer.
     private var active: [UInt64: Transfer] = [:]
@@ -66,10 +76,17 @@ final class CurlEngine: @unchecked Sendable {
         thread.start()
     }
 
-    /// Queues a command for the engine thread and wakes it.
+    /// Queues a command for the engine thread, and wakes it when it sleeps. An awake engine
+    /// reads the inbox before it next blocks, so it needs no wake-up: a busy engine (many
+    /// transfers, or many tasks started at once) is spared a system call per command.
     func submit(_ command: Command) {
-        inbox.withLock { $0.append(command) }
-        curl_multi_wakeup(multi.raw)
+        let wakes = inbox.withLock { inbox in
+            inbox.commands.append(command)
+            let sleeping = inbox.sleeping
+            inbox.sleeping = false
+            return sleeping
+        }
+        if wakes { curl_multi_wakeup(multi.raw) }
     }
 
     /// Stops the engine thread once; in-flight transfers (there are none when a manager is
@@ -97,14 +114,22 @@ final class CurlEngine: @unchecked Sendable {
         var running: Int32 = 0
         var commands: [Command] = []
         while true {
-            inbox.withLock { swap(&$0, &commands) }
+            inbox.withLock { swap(&$0.commands, &commands) }
             for command in commands { apply(command) }
             commands.removeAll(keepingCapacity: true)
             if stopping { break }
             curl_multi_perform(multi.raw, &running)
             collectFinishedTransfers()
             sweepTimeouts()
-            curl_multi_poll(multi.raw, nil, 0, active.isEmpty ? 1000 : 100, nil)
+            // Block only with an empty inbox; from here on, a submitter wakes the poll.
+            let idle: Int32 = active.isEmpty ? 1000 : 100
+            let timeout = inbox.withLock { inbox -> Int32 in
+                guard inbox.commands.isEmpty else { return 0 }
+                inbox.sleeping = true
+                return idle
+            }
+            curl_multi_poll(multi.raw, nil, 0, timeout, nil)
+            inbox.withLock { $0.sleeping = false }
         }
         for transfer in Array(active.values) {
             transfer.perform(transfer.machine.cancel(.sessionReleased))

@@ -3,7 +3,7 @@ internal import COpenSSL
 
 /// Puts a session's ``ServerTrustEvaluating`` inside the TLS handshake.
 ///
-/// The recipe measured in ENGINE-NOTES: `CURLOPT_SSL_CTX_FUNCTION` installs an OpenSSL
+/// The recipe (docs/engine.md, "TLS: trust decided in the handshake"): `CURLOPT_SSL_CTX_FUNCTION` installs an OpenSSL
 /// certificate verification callback with `SSL_VERIFY_PEER` (without it a rejection is
 /// ignored), libcurl's own checks are turned off so they cannot override the policy, and a
 /// rejection aborts the handshake before a request byte is written. TLS session resumption

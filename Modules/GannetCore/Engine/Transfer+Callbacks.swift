@@ -308,8 +308,9 @@ final class Decided: Sendable {
 // MARK: C callbacks
 
 // Nonisolated top-level functions, so libcurl never calls a closure formed in actor-isolated
-// code (a Swift 6 runtime trap, see ENGINE-NOTES). Each recovers its Transfer, unretained: the
-// engine's `active` table keeps it alive while its handle is in the multi handle.
+// code: Swift 6 checks the isolation when such a closure runs, and traps on the engine thread.
+// Each recovers its Transfer, unretained: the engine's `active` table keeps it alive while its
+// handle is in the multi handle (docs/engine.md, "One thread per session manager").
 
 func transferHeaderCallback(
     _ buffer: UnsafeMutablePointer<CChar>?,
