@@ -12,7 +12,7 @@ internal import Glibc
 /// from the poll timeout to well under a millisecond (docs/engine.md, "Waking the engine").
 /// Everything else runs on the engine thread.
 final class CurlEngine: @unchecked Sendable {
-    // @unchecked: `active`, `spareHandles`, `stopping` and the brief-wait counters are read and
+    // @unchecked: `active`, `spareHandles`, `stopping` and `briefWaits` are read and
     // written only on the engine thread (inside `run()` and the curl callbacks it drives). Other
     // threads touch only `inbox` (a Mutex) and call `curl_multi_wakeup`, which libcurl documents
     // as safe from any thread; `multi` outlives every submitter because they hold the engine.
@@ -59,10 +59,7 @@ final class CurlEngine: @unchecked Sendable {
     /// `nil` for transfers libcurl verifies, a trust generation for those Gannet evaluates.
     private var sessionShares: [UInt64?: SessionShare] = [:]
     private var stopping = false
-    /// The last eight brief waits for a command, a bit each (1: it came), newest lowest; and how
-    /// many waits were skipped since the last one (``awaitNextCommandBriefly()``).
-    private var briefWaits: UInt8 = 0xFF
-    private var briefWaitsSkipped = 0
+    private var briefWaits = BriefWaitPolicy()
     private var lastTimeoutSweep: UInt64 = 0
 
     init(configuration: SessionConfiguration) {
@@ -219,30 +216,23 @@ final class CurlEngine: @unchecked Sendable {
     }
 
     /// After the last transfer in flight finished, waits up to 50 µs for the next command before
-    /// the loop blocks (docs/engine.md, "Waking the engine"): a completion handler that starts
-    /// the next request usually submits it within that time, and then neither side pays a
-    /// wake-up. Where the next command comes later (a serializer runs on the processing queue
-    /// first), the wait only burns a core the other threads need; so the engine waits while at
-    /// least half of its last eight waits saw a command, and otherwise tries once in 16 times.
-    /// Never on one processor, where the submitter could not run meanwhile.
+    /// the loop blocks, when ``BriefWaitPolicy`` says waiting has been paying: a completion
+    /// handler that starts the next request usually submits it within that time, and then
+    /// neither side pays a wake-up (docs/engine.md, "Waking the engine"). Never on one
+    /// processor, where the submitter could not run meanwhile.
     private func awaitNextCommandBriefly() {
-        guard Self.waitsBriefly else { return }
-        if briefWaits.nonzeroBitCount < 4 {
-            briefWaitsSkipped += 1
-            guard briefWaitsSkipped >= 16 else { return }
-        }
-        briefWaitsSkipped = 0
+        guard Self.waitsBriefly, briefWaits.shouldWait() else { return }
         let deadline = MonotonicClock.nanoseconds() &+ 50_000
         var paid = false
         while !paid && MonotonicClock.nanoseconds() < deadline {
             paid = inbox.withLock { !$0.commands.isEmpty }
         }
-        briefWaits = briefWaits << 1 | (paid ? 1 : 0)
+        briefWaits.record(paid: paid)
     }
 
     private static let waitsBriefly = ProcessInfo.processInfo.activeProcessorCount > 1
 
-    @discardableResult
+    /// Ends the hop of every transfer libcurl reports done; whether there was one.
     private func collectFinishedTransfers() -> Bool {
         var finished = false
         var remaining: Int32 = 0
