@@ -58,6 +58,7 @@ struct FanOutTests {
             manager.invalidateAndCancel()
         }
         #expect(await eventually(within: 60) { warmUpEngine.object == nil }, "the warm-up engine outlived its manager")
+        await openProcessWideTimerDescriptors()
         let descriptors = openFileDescriptorCount()
         let threads = FaultsProcess.threadCount()
         let marker = "fanout=\(UUID().uuidString)"

@@ -205,6 +205,7 @@ struct SoakTests {
 
         // Warm-up: a short run on a manager of its own, so the baseline has curl's and
         // OpenSSL's global state and the allocator's first growth in it.
+        await openProcessWideTimerDescriptors()
         let initial = Snapshot()
         let warmUpEngine = FaultsWeak()
         do {

@@ -121,13 +121,13 @@ final class FaultsLedger {
     let threads: Int
     let ports: Set<Int>
     private let socketsBefore: Set<String>
-    private let descriptorsBefore: Set<String>
+    private let descriptorsBefore: [String]
     private var tracked: [(name: String, object: FaultsWeak)] = []
 
     private init(ports: Set<Int>) {
         self.ports = ports
         socketsBefore = FaultsProcess.sockets(toPorts: ports)
-        descriptorsBefore = Set(FaultsProcess.descriptorTargets())
+        descriptorsBefore = FaultsProcess.descriptorTargets()
         descriptors = openFileDescriptorCount()
         threads = FaultsProcess.threadCount()
     }
@@ -145,6 +145,7 @@ final class FaultsLedger {
         }
         // The warm-up manager closes its connection when its engine thread ends.
         _ = await Faults.poll(seconds: 20) { warmUpEngine.object == nil }
+        await openProcessWideTimerDescriptors()
         return FaultsLedger(ports: ports)
     }
 
@@ -200,7 +201,11 @@ final class FaultsLedger {
         )
         let count = openFileDescriptorCount()
         if count > descriptors {
-            let added = FaultsProcess.descriptorTargets().filter { !descriptorsBefore.contains($0) }
+            // Counted per target: a second `anon_inode:[timerfd]` is as new as an unseen socket.
+            var added = FaultsProcess.descriptorTargets()
+            for target in descriptorsBefore {
+                if let index = added.firstIndex(of: target) { added.remove(at: index) }
+            }
             Issue.record(
                 "descriptors: \(count) open, baseline \(descriptors); new since the baseline: \(added.prefix(12))\(owner)",
                 sourceLocation: sourceLocation

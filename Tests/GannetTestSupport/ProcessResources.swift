@@ -13,6 +13,24 @@ public func openFileDescriptorCount() -> Int {
     ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd"))?.count ?? 1) - 1
 }
 
+/// Arms a timer on each of libdispatch's three clocks, so that the descriptors libdispatch opens
+/// for them exist before a test counts its baseline.
+///
+/// libdispatch opens one `timerfd` per clock the first time a timer on that clock is armed and
+/// keeps it for the life of the process: `asyncAfter(deadline:)` uses the uptime clock,
+/// `asyncAfter(wallDeadline:)` the wall clock, and Swift's `Task.sleep` the continuous
+/// (monotonic) clock. A baseline taken before the process's first `Task.sleep` would count the
+/// descriptor that sleep opens later, in the test's own polling loop, as a leak.
+public func openProcessWideTimerDescriptors() async {
+    await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+        DispatchQueue.global().asyncAfter(deadline: .now() + .microseconds(1)) { done.resume() }
+    }
+    await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+        DispatchQueue.global().asyncAfter(wallDeadline: .now() + .microseconds(1)) { done.resume() }
+    }
+    try? await Task.sleep(for: .microseconds(1))
+}
+
 /// This process's resident memory now (`VmRSS` in `/proc/self/status`), in bytes.
 public func residentMemoryBytes() -> Int {
     statusField("VmRSS:")
