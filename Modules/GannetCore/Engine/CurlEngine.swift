@@ -48,7 +48,10 @@ final class CurlEngine: @unchecked Sendable {
         var sleeping = false
     }
 
-    let configuration: SessionConfiguration
+    /// The session's configuration, in a box every transfer holds (``Transfer/configuration``).
+    let sharedConfiguration: SharedConfiguration
+    /// The session's configuration, read in place.
+    var configuration: SessionConfiguration { _read { yield sharedConfiguration.value } }
     private let multi: MultiHandle
     private let inbox = Mutex(Inbox())
     /// Live transfers by ``Transfer/serial``, a number never reused, so a stale reference
@@ -64,7 +67,7 @@ final class CurlEngine: @unchecked Sendable {
 
     init(configuration: SessionConfiguration) {
         _ = CurlGlobal.initialized
-        self.configuration = configuration
+        sharedConfiguration = SharedConfiguration(configuration)
         multi = MultiHandle()
         multi.set(CURLMOPT_MAX_HOST_CONNECTIONS, configuration.maximumConnectionsPerHost)
         multi.set(CURLMOPT_MAXCONNECTS, max(configuration.maximumIdleConnections, 1))
@@ -282,4 +285,11 @@ enum MonotonicClock {
     static func nanoseconds() -> UInt64 {
         DispatchTime.now().uptimeNanoseconds
     }
+}
+
+/// A session's configuration by reference: a transfer holds it strongly and reads its fields in
+/// place, where reading them through its `unowned` engine copied the whole struct at each use.
+final class SharedConfiguration: Sendable {
+    let value: SessionConfiguration
+    init(_ value: SessionConfiguration) { self.value = value }
 }
