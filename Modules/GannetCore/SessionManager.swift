@@ -28,6 +28,9 @@ public final class SessionManager: Sendable {
     let taskTable = Mutex<[Int: SessionTask]>([:])
     let processingQueue: DispatchQueue
     private let ownCompletionQueue: DispatchQueue
+    /// Completion blocks on ``ownCompletionQueue`` sent from the processing queue and not yet
+    /// finished (``runOnCompletionQueue(_:_:)``).
+    private let completionBacklog = Atomic<Int>(0)
 
     private struct Settings {
         var responseSerializer: any ResponseSerializing = PassthroughResponseSerializer()
@@ -243,11 +246,13 @@ public final class SessionManager: Sendable {
     /// Runs the serializer on the processing queue, then the completion handler on the
     /// completion queue inside the completion group, then posts `gannetTaskDidComplete`.
     ///
-    /// Two shortcuts keep small exchanges fast without changing what a caller sees: the
+    /// Three shortcuts keep small exchanges fast without changing what a caller sees: the
     /// passthrough serializer (Gannet's own, constant time) runs where the transfer ended
-    /// instead of hopping to the processing queue, and `direct` delivery (the async API,
-    /// which only resumes a continuation) skips the completion queue. Each thread hop costs
-    /// more than a whole small exchange on loopback.
+    /// instead of hopping to the processing queue; `direct` delivery (the async API, which
+    /// only resumes a continuation) skips the completion queue; and a response serialized on
+    /// the processing queue enters the manager's own completion queue there when nothing waits
+    /// on it (``runOnCompletionQueue(_:_:)``). Each thread hop costs more than a whole small
+    /// exchange on loopback.
     private func deliver<Serializer: ResponseSerializing>(
         _ outcome: TransferOutcome,
         of task: SessionTask,
@@ -260,7 +265,7 @@ public final class SessionManager: Sendable {
         let monitor = task.monitor
         let isPassthrough = Serializer.self == PassthroughResponseSerializer.self
         if !direct { group?.enter() }
-        let work: @Sendable () -> Void = {
+        let work: @Sendable (_ onProcessingQueue: Bool) -> Void = { onProcessingQueue in
             let outcome = self.finishBecameDownload(outcome, of: task)
             let lazy = outcome.lazyResponse
             task.update { $0.lazyResponse = lazy }
@@ -325,11 +330,16 @@ public final class SessionManager: Sendable {
                 monitor?.didFinish(task, error: response.error)
                 self.processingQueue.async(execute: notify)
             } else {
-                queue.async {
+                let finish: @Sendable () -> Void = {
                     completionHandler(response)
                     monitor?.didFinish(task, error: response.error)
                     group?.leave()
                     notify()
+                }
+                if onProcessingQueue {
+                    self.runOnCompletionQueue(queue, finish)
+                } else {
+                    queue.async(execute: finish)
                 }
             }
         }
@@ -340,9 +350,29 @@ public final class SessionManager: Sendable {
         if isPassthrough && completionHook == nil && metricsHook == nil && outcome.becameDownload == nil
             && outcome.cacheUpdate == nil
         {
-            work()
+            work(false)
         } else {
-            processingQueue.async(execute: work)
+            processingQueue.async { work(true) }
+        }
+    }
+
+    /// Runs a response's completion work on `queue`, from the processing queue.
+    ///
+    /// On the manager's own serial completion queue with nothing queued on it: `sync`, which
+    /// libdispatch runs on this thread, in the queue's order and alone on it, saving the
+    /// second thread hop of a response that was serialized here (docs/performance.md). With
+    /// work queued, `async`, so that a processing thread never waits behind other handlers; on
+    /// a caller's queue always `async` (the main queue runs its blocks on the main thread).
+    private func runOnCompletionQueue(_ queue: DispatchQueue, _ block: @escaping @Sendable () -> Void) {
+        guard queue === ownCompletionQueue else { return queue.async(execute: block) }
+        if completionBacklog.add(1, ordering: .relaxed).newValue == 1 {
+            queue.sync(execute: block)
+            completionBacklog.subtract(1, ordering: .relaxed)
+        } else {
+            queue.async {
+                block()
+                self.completionBacklog.subtract(1, ordering: .relaxed)
+            }
         }
     }
 
