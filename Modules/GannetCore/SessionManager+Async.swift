@@ -42,14 +42,14 @@ extension SessionManager {
         uploadProgress: (@Sendable (Progress) -> Void)? = nil,
         downloadProgress: (@Sendable (Progress) -> Void)? = nil
     ) async -> DataResponse<Serializer.Output> {
-        await awaitResponse { deliver in
+        await awaitResponse { delivery, deliver in
             makeTask(
                 kind: .data,
                 request: request,
                 body: BodySource(of: request),
                 serializer: serializer,
                 progress: ProgressHandlers(upload: uploadProgress, download: downloadProgress),
-                direct: true,
+                delivery: delivery,
                 interceptor: interceptor,
                 completionHandler: deliver
             )
@@ -58,34 +58,38 @@ extension SessionManager {
 
     /// Uploads the file at `fileURL` as the body of `request`, streamed from disk.
     public func upload(for request: URLRequest, fromFile fileURL: URL) async throws -> (Data, HTTPURLResponse) {
-        let response = await awaitResponse { deliver in
+        let response = await awaitResponse { delivery, deliver in
             makeTask(
                 kind: .upload,
                 request: request,
                 body: .file(fileURL),
                 serializer: PassthroughResponseSerializer(),
                 progress: ProgressHandlers(),
-                direct: true,
+                delivery: delivery,
                 completionHandler: deliver
             )
         }
         return try response.get()
     }
 
-    /// Starts the task `make` creates and waits for its single response; cancelling the
-    /// calling Swift task cancels the transfer, even if it races the task's creation.
+    /// Starts the task `make` creates (with the ``Delivery`` it is given) and waits for its
+    /// single response; cancelling the calling Swift task cancels the transfer, even if it races
+    /// the task's creation. Posts the task's `gannetTaskDidComplete` before it returns.
     func awaitResponse<Output: Sendable>(
-        _ make: (@escaping @Sendable (DataResponse<Output>) -> Void) -> SessionTask
+        _ make: (Delivery, @escaping @Sendable (DataResponse<Output>) -> Void) -> SessionTask
     ) async -> DataResponse<Output> {
         let box = TaskBox()
-        return await withTaskCancellationHandler {
+        let notification = PendingNotification()
+        let response = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
-                let task = make { continuation.resume(returning: $0) }
+                let task = make(.awaited(notification)) { continuation.resume(returning: $0) }
                 box.set(task)
                 task.resume()
             }
         } onCancel: {
             box.cancel()
         }
+        notification.post()
+        return response
     }
 }

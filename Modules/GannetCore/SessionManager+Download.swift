@@ -82,7 +82,7 @@ extension SessionManager {
         destination: (@Sendable (URL, HTTPURLResponse) -> URL)? = nil,
         progress: (@Sendable (Progress) -> Void)? = nil
     ) async -> DataResponse<URL> {
-        await awaitResponse { deliver in
+        await awaitResponse { delivery, deliver in
             makeTask(
                 kind: .download,
                 request: request,
@@ -90,7 +90,7 @@ extension SessionManager {
                 serializer: DownloadSerializer(destination: destination, validator: responseSerializer),
                 progress: ProgressHandlers(upload: nil, download: progress),
                 sink: .file(DownloadFile()),
-                direct: true,
+                delivery: delivery,
                 completionHandler: deliver
             )
         }
@@ -101,7 +101,7 @@ extension SessionManager {
     /// the manager's ``responseSerializer`` judges the response first, and a refused response
     /// throws its error and leaves nothing at `fileURL`.
     public func download(for request: URLRequest, to fileURL: URL) async throws -> (URL, HTTPURLResponse) {
-        let response = await awaitResponse { deliver in
+        let response = await awaitResponse { delivery, deliver in
             makeTask(
                 kind: .download,
                 request: request,
@@ -109,7 +109,7 @@ extension SessionManager {
                 serializer: DownloadSerializer(destination: { _, _ in fileURL }, validator: responseSerializer),
                 progress: ProgressHandlers(),
                 sink: .file(DownloadFile()),
-                direct: true,
+                delivery: delivery,
                 completionHandler: deliver
             )
         }
@@ -138,7 +138,7 @@ extension SessionManager {
             serializer: PassthroughResponseSerializer(),
             progress: ProgressHandlers(),
             sink: .stream(state),
-            direct: true
+            delivery: .direct
         ) { _ in }
         state.task.withLock { $0 = task }
         task.resume()

@@ -213,7 +213,7 @@ public final class SessionManager: Sendable {
         serializer: Serializer,
         progress: ProgressHandlers,
         sink: BodySinkKind = .memory,
-        direct: Bool = false,
+        delivery: Delivery = .queued,
         interceptor: (any RequestInterceptor)? = nil,
         completionHandler: @escaping @Sendable (DataResponse<Serializer.Output>) -> Void
     ) -> SessionTask {
@@ -233,7 +233,7 @@ public final class SessionManager: Sendable {
                 outcome,
                 of: task,
                 serializer: serializer,
-                direct: direct,
+                delivery: delivery,
                 completionHandler: completionHandler
             )
         }
@@ -248,8 +248,8 @@ public final class SessionManager: Sendable {
     ///
     /// Three shortcuts keep small exchanges fast without changing what a caller sees: the
     /// passthrough serializer (Gannet's own, constant time) runs where the transfer ended
-    /// instead of hopping to the processing queue; `direct` delivery (the async API, which
-    /// only resumes a continuation) skips the completion queue; and a response serialized on
+    /// instead of hopping to the processing queue; direct delivery (the async API, which only
+    /// resumes a continuation) skips the completion queue (``Delivery``); and a response serialized on
     /// the processing queue enters the manager's own completion queue there when nothing waits
     /// on it (``runOnCompletionQueue(_:_:)``). Each thread hop costs more than a whole small
     /// exchange on loopback.
@@ -257,14 +257,14 @@ public final class SessionManager: Sendable {
         _ outcome: TransferOutcome,
         of task: SessionTask,
         serializer: Serializer,
-        direct: Bool,
+        delivery: Delivery,
         completionHandler: @escaping @Sendable (DataResponse<Serializer.Output>) -> Void
     ) {
         let (queue, group) = settings.withLock { ($0.completionQueue ?? ownCompletionQueue, $0.completionGroup) }
         let (completionHook, metricsHook) = hooks.withLock { ($0.taskDidComplete, $0.taskDidFinishCollectingMetrics) }
         let monitor = task.monitor
         let isPassthrough = Serializer.self == PassthroughResponseSerializer.self
-        if !direct { group?.enter() }
+        if case .queued = delivery { group?.enter() }
         let work: @Sendable (_ onProcessingQueue: Bool) -> Void = { onProcessingQueue in
             let outcome = self.finishBecameDownload(outcome, of: task)
             let lazy = outcome.lazyResponse
@@ -325,11 +325,17 @@ public final class SessionManager: Sendable {
                 )
                 self.postTaskNotification(.gannetTaskDidComplete, for: task, userInfo: userInfo)
             }
-            if direct {
+            switch delivery {
+            case .direct:
                 completionHandler(response)
                 monitor?.didFinish(task, error: response.error)
                 self.processingQueue.async(execute: notify)
-            } else {
+            case .awaited(let pending):
+                // Left before the handler resumes the caller, who posts it (``PendingNotification``).
+                pending.leave(notify)
+                completionHandler(response)
+                monitor?.didFinish(task, error: response.error)
+            case .queued:
                 let finish: @Sendable () -> Void = {
                     completionHandler(response)
                     monitor?.didFinish(task, error: response.error)

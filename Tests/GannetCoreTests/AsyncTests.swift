@@ -1,6 +1,7 @@
 import Foundation
 import GannetCore
 import GannetTestSupport
+import Synchronization
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -16,6 +17,30 @@ struct AsyncTests {
         let (data, response) = try await SessionManager().data(for: URLRequest(url: servers.nginx.adding("/small")))
         #expect(response.statusCode == 200)
         #expect(data == Data("ok".utf8))
+    }
+
+    /// The awaiting task posts `gannetTaskDidComplete` as it resumes (docs/core.md, async/await):
+    /// no thread is woken for it, and an observer has seen it when `await` returns.
+    @Test func theCompletionNotificationIsPostedWhenTheCallReturns() async throws {
+        let manager = SessionManager()
+        defer { manager.invalidateAndCancel() }
+        let url = servers.nginx.adding("/small?notified=\(UUID().uuidString)")
+        let posts = Mutex<[Bool]>([])
+        let observer = NotificationCenter.default.addObserver(
+            forName: .gannetTaskDidComplete,
+            object: nil,
+            queue: nil
+        ) { note in
+            guard let task = note.object as? SessionTask, task.originalRequest?.url == url else { return }
+            posts.withLock { $0.append(note.userInfo?[TaskNotificationKey.responseData] != nil) }
+        }
+        defer { NotificationCenter.default.removeObserver(observer) }
+        let (data, _) = try await manager.data(for: URLRequest(url: url))
+        #expect(data == Data("ok".utf8))
+        #expect(posts.withLock { $0 } == [true], "posted once, with the body, before the call returned")
+        // A second call's notification is its own; the first is not posted again.
+        _ = try await manager.data(for: URLRequest(url: servers.nginx.adding("/small")))
+        #expect(posts.withLock { $0 } == [true])
     }
 
     @Test func transportErrorsAreThrown() async throws {
