@@ -125,9 +125,13 @@ public enum CookieRules {
     /// Stores the `Set-Cookie` fields of a response head from `url`, one field at a time (a
     /// merged value would split an `Expires` date at its comma), unless the policy refuses.
     static func store(_ head: ResponseHead, from url: URL, in storage: any CookieStoring) {
-        guard storage.cookieAcceptPolicy != .never, let host = url.host?.lowercased() else { return }
+        // Most responses set no cookie: ask nothing of the storage or the URL for them.
+        let setCookies = head.fields.filter { ASCII.equalsIgnoringCase($0.name, "set-cookie") }
+        guard !setCookies.isEmpty, storage.cookieAcceptPolicy != .never, let host = url.host?.lowercased() else {
+            return
+        }
         var cookies: [HTTPCookie] = []
-        for field in head.fields where ASCII.equalsIgnoringCase(field.name, "set-cookie") {
+        for field in setCookies {
             for cookie in HTTPCookie.cookies(withResponseHeaderFields: ["Set-Cookie": field.value], for: url) {
                 // §5.3 step 6: a Domain the host does not match (another site, or the tail of
                 // an IP address, which swift-corelibs-foundation accepts) is ignored.

@@ -20,12 +20,16 @@ extension SessionManager {
         data: Data?,
         metrics: TaskMetrics?
     ) -> [AnyHashable: Any] {
-        let isDownload = serializer is DownloadSerializer
+        // Type comparisons, not casts: a cast looks up conformances, 2,000 instructions a
+        // request (callgrind, docs/performance.md).
+        let isDownload = Serializer.self == DownloadSerializer.self
         var userInfo = [AnyHashable: Any](minimumCapacity: 5)
-        userInfo[TaskNotificationKey.responseSerializer] = callersSerializer(serializer)
+        userInfo[TaskNotificationKey.responseSerializer] =
+            Serializer.self == PassthroughResponseSerializer.self ? serializer : callersSerializer(serializer)
         switch result {
         case .success(let value):
-            if let value = unwrappedOptional(value) {
+            // `Data`, the passthrough serializer's output, is never an `Optional` holding `nil`.
+            if let value = Serializer.Output.self == Data.self ? value : unwrappedOptional(value) {
                 userInfo[TaskNotificationKey.serializedResponse] = value
                 if isDownload, let file = value as? URL { userInfo[TaskNotificationKey.downloadedFileURL] = file }
             }

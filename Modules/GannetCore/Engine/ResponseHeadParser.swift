@@ -68,6 +68,8 @@ struct ResponseHeadParser {
 
         if statusLine == nil {
             statusLine = try Self.parseStatusLine(line)
+            // Room for a typical head: appending from empty reallocated four times for eight fields.
+            fields.reserveCapacity(16)
             return .needMore
         }
         if line[0] == 0x20 || line[0] == 0x09 {
@@ -103,7 +105,7 @@ struct ResponseHeadParser {
         }
         let name = String(decoding: nameBytes, as: UTF8.self)
         let value = String(decoding: Self.trimmed(UnsafeBufferPointer(rebasing: line[(colon + 1)...])), as: UTF8.self)
-        if ASCII.equalsIgnoringCase(name, "content-length") {
+        if nameBytes.count == 14, ASCII.equalsIgnoringCase(name, "content-length") {
             if let previous = contentLength, previous != value {
                 throw GannetError(.protocolViolation, "The response has conflicting Content-Length headers")
             }
@@ -164,6 +166,8 @@ struct ResponseHeadParser {
 package enum ASCII {
     /// ASCII case-insensitive equality, without Foundation.
     package static func equalsIgnoringCase(_ a: String, _ b: String) -> Bool {
+        // Most comparisons are of header names of other lengths: O(1) for native strings.
+        guard a.utf8.count == b.utf8.count else { return false }
         var a = a
         var b = b
         return a.withUTF8 { x in
