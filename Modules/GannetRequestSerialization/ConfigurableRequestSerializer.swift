@@ -108,7 +108,7 @@ extension ConfigurableRequestSerializer {
             fields[header.canonicalName] = header.value
         }
         if fields.count != own.count { request.allHTTPHeaderFields = fields }
-        let defaults = URLRequest(url: request.url ?? URL(fileURLWithPath: "/"))
+        let defaults = DefaultURLRequest.value
         if let timeout = configuration.timeoutInterval, request.timeoutInterval == defaults.timeoutInterval {
             request.timeoutInterval = timeout
         }
@@ -127,4 +127,11 @@ extension ConfigurableRequestSerializer {
     func encodesParametersInURI(_ request: URLRequest) -> Bool {
         configuration.methodsEncodingParametersInURI.contains((request.httpMethod ?? "GET").uppercased())
     }
+}
+
+/// A request as `URLRequest` makes it: its timeout, cache policy and cookie handling are the
+/// defaults that ``ConfigurableRequestSerializer/prepare(_:)`` replaces with configured values.
+/// Made once; a `URLRequest` made per request cost more than the comparisons.
+private enum DefaultURLRequest {
+    static let value = URLRequest(url: URL(fileURLWithPath: "/"))
 }
