@@ -206,6 +206,12 @@ public final class SessionManager: Sendable {
         )
     }
 
+    // Specialized for the serializers of the default data task and of HTTPSessionManager: a
+    // caller outside the module reaches this generic code unspecialized, and each response then
+    // looked up the metadata of `Result` and `DataResponse` a dozen times, 4,300 instructions
+    // (callgrind, docs/performance.md).
+    @_specialize(where Serializer == PassthroughResponseSerializer)
+    @_specialize(where Serializer == AnyResponseSerializer)
     func makeTask<Serializer: ResponseSerializing>(
         kind: SessionTask.Kind,
         request: URLRequest,
