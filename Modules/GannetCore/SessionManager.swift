@@ -253,11 +253,11 @@ public final class SessionManager: Sendable {
     /// completion queue inside the completion group, then posts `gannetTaskDidComplete`.
     ///
     /// Three shortcuts keep small exchanges fast without changing what a caller sees: the
-    /// passthrough serializer (Gannet's own, constant time) runs where the transfer ended
-    /// instead of hopping to the processing queue; direct delivery (the async API, which only
-    /// resumes a continuation) skips the completion queue (``Delivery``); and a response serialized on
-    /// the processing queue enters the manager's own completion queue there when nothing waits
-    /// on it (``runOnCompletionQueue(_:_:)``). Each thread hop costs more than a whole small
+    /// passthrough serializer (Gannet's own, constant time) skips the processing queue, running
+    /// on the completion queue, or for direct delivery (the async API, which only resumes a
+    /// continuation, ``Delivery``) where the transfer ended; and a response serialized on the
+    /// processing queue enters the manager's own completion queue there when nothing waits on
+    /// it (``runOnCompletionQueue(_:_:)``). Each thread hop costs more than a whole small
     /// exchange on loopback.
     private func deliver<Serializer: ResponseSerializing>(
         _ outcome: TransferOutcome,
@@ -271,7 +271,7 @@ public final class SessionManager: Sendable {
         let monitor = task.monitor
         let isPassthrough = Serializer.self == PassthroughResponseSerializer.self
         if case .queued = delivery { group?.enter() }
-        let work: @Sendable (_ onProcessingQueue: Bool) -> Void = { onProcessingQueue in
+        let work: @Sendable (_ site: DeliverySite) -> Void = { site in
             let outcome = self.finishBecameDownload(outcome, of: task)
             let lazy = outcome.lazyResponse
             task.update { $0.lazyResponse = lazy }
@@ -348,10 +348,10 @@ public final class SessionManager: Sendable {
                     group?.leave()
                     notify()
                 }
-                if onProcessingQueue {
-                    self.runOnCompletionQueue(queue, finish)
-                } else {
-                    queue.async(execute: finish)
+                switch site {
+                case .completionQueue: finish()
+                case .processingQueue: self.runOnCompletionQueue(queue, finish)
+                case .engine: queue.async(execute: finish)
                 }
             }
         }
@@ -359,13 +359,28 @@ public final class SessionManager: Sendable {
         // enqueue, so they may.
         // A data task that became a download moves its file: never on the engine thread.
         // So does the cache, which may ask the caller's hook and write to disk.
-        if isPassthrough && completionHook == nil && metricsHook == nil && outcome.becameDownload == nil
-            && outcome.cacheUpdate == nil
-        {
-            work(false)
-        } else {
-            processingQueue.async { work(true) }
+        guard
+            isPassthrough && completionHook == nil && metricsHook == nil && outcome.becameDownload == nil
+                && outcome.cacheUpdate == nil
+        else {
+            return processingQueue.async { work(.processingQueue) }
         }
+        if case .queued = delivery {
+            // The whole delivery on the completion queue: the engine thread, the busiest with
+            // many transfers in flight, only enqueues it.
+            queue.async { work(.completionQueue) }
+        } else {
+            work(.engine)
+        }
+    }
+
+    /// Where ``deliver(_:of:serializer:delivery:completionHandler:)`` builds a response.
+    private enum DeliverySite {
+        /// Where the transfer ended: only for the passthrough serializer delivered directly.
+        case engine
+        case processingQueue
+        /// Already on the completion queue: the passthrough serializer, queued delivery.
+        case completionQueue
     }
 
     /// Runs a response's completion work on `queue`, from the processing queue.
