@@ -177,17 +177,32 @@ struct TaskHooksTests {
         let group = DispatchGroup()
         manager.completionGroup = group
         let onQueue = CallCounter()
-        for index in 0..<5 {
-            manager.dataTask(with: URLRequest(url: servers.nginx.adding("/small?g=\(index)")), serializer: .passthrough)
-            { _ in
-                if DispatchQueue.getSpecific(key: key) == 7 { onQueue.increment() }
-            }.resume()
+        let insideGroup = CallCounter()
+        let handled = Mutex(0)
+        // The group is entered when a response is delivered, as AFNetworking's
+        // dispatch_group_async is: waiting on it before then returns at once, so the test waits
+        // for the five handlers, and each checks that the group is not empty while it runs.
+        await withCheckedContinuation { (allHandled: CheckedContinuation<Void, Never>) in
+            for index in 0..<5 {
+                let url = servers.nginx.adding("/small?g=\(index)")
+                manager.dataTask(with: URLRequest(url: url), serializer: .passthrough) { _ in
+                    if DispatchQueue.getSpecific(key: key) == 7 { onQueue.increment() }
+                    if group.wait(timeout: .now()) == .timedOut { insideGroup.increment() }
+                    if handled.withLock({ count in
+                        count += 1
+                        return count == 5
+                    }) {
+                        allHandled.resume()
+                    }
+                }.resume()
+            }
         }
         let waited = await withCheckedContinuation { continuation in
             DispatchQueue.global().async { continuation.resume(returning: group.wait(timeout: .now() + 10)) }
         }
         #expect(waited == .success)
         #expect(onQueue.value == 5)
+        #expect(insideGroup.value == 5, "a handler ran outside the completion group")
     }
 
     @Test func taskStateAndCountersAndProgress() async throws {
