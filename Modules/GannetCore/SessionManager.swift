@@ -28,8 +28,8 @@ public final class SessionManager: Sendable {
     let taskTable = Mutex<[Int: SessionTask]>([:])
     let processingQueue: DispatchQueue
     private let ownCompletionQueue: DispatchQueue
-    /// Completion blocks on ``ownCompletionQueue`` sent from the processing queue and not yet
-    /// finished (``runOnCompletionQueue(_:_:)``).
+    /// Completion blocks sent to ``ownCompletionQueue`` and not yet finished
+    /// (``runOnCompletionQueue(_:maySync:_:)``).
     private let completionBacklog = Atomic<Int>(0)
 
     private struct Settings {
@@ -257,7 +257,7 @@ public final class SessionManager: Sendable {
     /// on the completion queue, or for direct delivery (the async API, which only resumes a
     /// continuation, ``Delivery``) where the transfer ended; and a response serialized on the
     /// processing queue enters the manager's own completion queue there when nothing waits on
-    /// it (``runOnCompletionQueue(_:_:)``). Each thread hop costs more than a whole small
+    /// it (``runOnCompletionQueue(_:maySync:_:)``). Each thread hop costs more than a whole small
     /// exchange on loopback.
     private func deliver<Serializer: ResponseSerializing>(
         _ outcome: TransferOutcome,
@@ -350,8 +350,8 @@ public final class SessionManager: Sendable {
                 }
                 switch site {
                 case .completionQueue: finish()
-                case .processingQueue: self.runOnCompletionQueue(queue, finish)
-                case .engine: queue.async(execute: finish)
+                case .processingQueue: self.runOnCompletionQueue(queue, maySync: true, finish)
+                case .engine: self.runOnCompletionQueue(queue, maySync: false, finish)
                 }
             }
         }
@@ -368,7 +368,7 @@ public final class SessionManager: Sendable {
         if case .queued = delivery {
             // The whole delivery on the completion queue: the engine thread, the busiest with
             // many transfers in flight, only enqueues it.
-            queue.async { work(.completionQueue) }
+            runOnCompletionQueue(queue, maySync: false) { work(.completionQueue) }
         } else {
             work(.engine)
         }
@@ -383,16 +383,23 @@ public final class SessionManager: Sendable {
         case completionQueue
     }
 
-    /// Runs a response's completion work on `queue`, from the processing queue.
+    /// Runs a response's completion work on `queue`.
     ///
-    /// On the manager's own serial completion queue with nothing queued on it: `sync`, which
-    /// libdispatch runs on this thread, in the queue's order and alone on it, saving the
-    /// second thread hop of a response that was serialized here (docs/performance.md). With
-    /// work queued, `async`, so that a processing thread never waits behind other handlers; on
-    /// a caller's queue always `async` (the main queue runs its blocks on the main thread).
-    private func runOnCompletionQueue(_ queue: DispatchQueue, _ block: @escaping @Sendable () -> Void) {
+    /// Every block sent to the manager's own serial completion queue is counted while it waits
+    /// or runs. From the processing queue (`maySync`), with nothing counted: `sync`, which
+    /// libdispatch runs on this thread, in the queue's order and alone on it, saving the second
+    /// thread hop of a response that was serialized here (docs/performance.md). With work
+    /// queued, `async`, so that a processing thread never waits behind other handlers (a
+    /// waiting one makes libdispatch start more threads); from the engine thread always
+    /// `async`, since a `sync` block would run there; on a caller's queue always `async` (the
+    /// main queue runs its blocks on the main thread).
+    private func runOnCompletionQueue(
+        _ queue: DispatchQueue,
+        maySync: Bool,
+        _ block: @escaping @Sendable () -> Void
+    ) {
         guard queue === ownCompletionQueue else { return queue.async(execute: block) }
-        if completionBacklog.add(1, ordering: .relaxed).newValue == 1 {
+        if completionBacklog.add(1, ordering: .relaxed).newValue == 1 && maySync {
             queue.sync(execute: block)
             completionBacklog.subtract(1, ordering: .relaxed)
         } else {
