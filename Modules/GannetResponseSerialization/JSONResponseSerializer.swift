@@ -1,9 +1,13 @@
-/// A JSON object, array or (with `.fragmentsAllowed`) fragment from the body, parsed by
-/// `JSONSerialization`: AFNetworking's `AFJSONResponseSerializer`.
+/// A JSON object, array or (with `.fragmentsAllowed`) fragment from the body: AFNetworking's
+/// `AFJSONResponseSerializer`.
 ///
 /// ## The value
-/// `JSONSerialization`'s `Any` is not `Sendable`, so the parsed tree is rebuilt once from
-/// immutable, sendable values that cast the way AFNetworking's Foundation objects did:
+/// The result is what `JSONSerialization` would give, as sendable values. The body is parsed
+/// directly from its UTF-8 bytes into that tree; `JSONSerialization` parses what the direct
+/// parser leaves to it, and its `Any` is then rebuilt once from sendable values: every malformed
+/// body, so that the errors are `JSONSerialization`'s own, and rare forms such as UTF-16 bodies
+/// and trailing commas. Either way the values are immutable and cast the way AFNetworking's
+/// Foundation objects did:
 ///
 /// | JSON | Swift value | AFNetworking-style access |
 /// |---|---|---|
@@ -41,7 +45,7 @@ public struct JSONResponseSerializer: ResponseValidating {
     public var acceptableContentTypes: Set<MediaType>?
     /// Options for `JSONSerialization`. `.fragmentsAllowed` accepts a top-level string,
     /// number or `null`; `.mutableContainers` and `.mutableLeaves` have no effect, since the
-    /// result is made of Swift value types.
+    /// result is made of Swift value types. Any other option is left to `JSONSerialization`.
     public var readingOptions: JSONSerialization.ReadingOptions
     /// Removes `null` object members and array elements at every depth, as
     /// `AFJSONObjectByRemovingKeysWithNullValues` did.
@@ -94,6 +98,9 @@ extension JSONResponseSerializer: ResponseViewSerializing {
         let body = try dataPreprocessor.preprocess(data)
         // Rails answers `head :ok` with a single space, which JSONSerialization rejects.
         if body.isEmpty || (body.count == 1 && body.first == UInt8(ascii: " ")) { return nil }
+        if let value = JSONBytesParser.parse(body, options: readingOptions, removingNulls: removesKeysWithNullValues) {
+            return value
+        }
         let object: Any
         do {
             object = try JSONSerialization.jsonObject(with: body, options: readingOptions)

@@ -18,6 +18,10 @@ package enum JSONTree {
         }
         if type == [Any].self, let array = object as? [Any] { return sendable(array, removingNulls: removingNulls) }
         if type is NSNull.Type { return NSNull() }
+        // `.mutableContainers` returns NSMutableArray and NSMutableDictionary, whose bridging
+        // turns the boolean NSNumber into a Swift `Bool`: make it that NSNumber again rather
+        // than the string "true" the last line below would make.
+        if type == Bool.self, let bool = object as? Bool { return NSNumber(value: bool) }
         // Other shapes (NSString, NSDictionary from the `mutable…` reading options) bridge.
         if let string = object as? String { return string }
         if let dictionary = object as? [String: Any] { return sendable(dictionary, removingNulls: removingNulls) }
