@@ -177,10 +177,12 @@ final class FaultsLedger {
         let deadline = Date().addingTimeInterval(seconds)
         func alive() -> [String] { tracked.filter { $0.object.object != nil }.map(\.name) }
         func newSockets() -> Set<String> { FaultsProcess.sockets(toPorts: ports).subtracting(socketsBefore) }
-        while (!alive().isEmpty || !newSockets().isEmpty || openFileDescriptorCount() > descriptors)
-            && Date() < deadline
-        {
+        // The count the checks below judge is the last one the loop saw: counting again after it
+        // would catch a descriptor open for an instant (a parallel test case reading /proc).
+        var count = openFileDescriptorCount()
+        while (!alive().isEmpty || !newSockets().isEmpty || count > descriptors) && Date() < deadline {
             try? await Task.sleep(for: .milliseconds(20))
+            count = openFileDescriptorCount()
         }
         let leftAlive = alive()
         #expect(
@@ -199,7 +201,6 @@ final class FaultsLedger {
             "\(sockets.count) connections to the test servers opened during the test are still open\(owner)",
             sourceLocation: sourceLocation
         )
-        let count = openFileDescriptorCount()
         if count > descriptors {
             // Counted per target: a second `anon_inode:[timerfd]` is as new as an unseen socket.
             var added = FaultsProcess.descriptorTargets()
