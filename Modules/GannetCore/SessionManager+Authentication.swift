@@ -49,7 +49,8 @@ extension SessionManager {
     /// `.digest` or `.ntlm` and a server that offers only Basic gets nothing: the `401`
     /// reaches the caller (curl's `--digest`, httpie's `--auth-type digest`). Either way these
     /// credentials go only to the origin of the request the caller made (scheme, host, port),
-    /// never to a proxy or to another origin a redirect leads to (docs/auth-cookies-cache.md).
+    /// never to another origin a redirect leads to; a configured proxy's `407` is judged by
+    /// scheme only (docs/auth-cookies-cache.md). A task reads it when it starts.
     public var credentialSchemes: AuthenticationSchemes {
         get { hooks.withLock { $0.credentialSchemes } }
         set { hooks.withLock { $0.credentialSchemes = newValue } }
