@@ -38,6 +38,8 @@ struct SessionHooks: Sendable {
     var authenticationChallenge: AuthenticationChallengeHandler?
     /// ``SessionManager/credential``.
     var credential: URLCredential?
+    /// ``SessionManager/credentialSchemes``.
+    var credentialSchemes: AuthenticationSchemes = .any
     /// `.forSession` and `.permanent` credentials a handler gave, for default handling later.
     var rememberedCredentials: [ProtectionSpace: URLCredential] = [:]
     /// ``SessionManager/shouldUseCredentialStorage``.

@@ -100,4 +100,40 @@ struct CLIAuthTests: CLIServerSuite {
         #expect(result.status == 2, "\(result.out) \(result.err)")
         #expect(result.err.contains("no terminal to ask for it on"), "\(result.err)")
     }
+
+    // MARK: issue 24: a credential only in its scheme, only to its origin
+
+    /// `-A digest` and `-A ntlm` against a server that offers only Basic: the fault server
+    /// records every `Authorization` it received, and none came (curl's `--digest` refuses
+    /// the downgrade too); the 401 is the response (exit 4 with --check-status).
+    @Test(arguments: ["digest", "ntlm"])
+    func aStrongerSchemeIsNeverAnsweredAsBasic(type: String) async throws {
+        let key = UUID().uuidString
+        let url = servers.url(.authRecord(key)).absoluteString
+        let result = try await GannetBinary.run(["-A", type, "-a", "u:p", "--check-status", url])
+        #expect(result.status == 4, "\(result.err)")
+        let received = try servers.authorizationsReceived(key)
+        #expect(received.allSatisfy { $0.isEmpty }, "the server received \(received)")
+    }
+
+    /// With --follow, a redirect to another origin (the fault server) that asks for the same
+    /// scheme gets no credential, whichever -A gave it.
+    @Test(arguments: [
+        ("basic", "Basic realm=\"fault\""),
+        ("digest", "Digest realm=\"fault\", nonce=\"0123456789abcdef\", qop=\"auth\""),
+        ("ntlm", "NTLM"),
+    ])
+    func followingARedirectDoesNotTakeTheCredentialToAnotherOrigin(type: String, challenge: String) async throws {
+        let key = UUID().uuidString
+        var target = URLComponents(string: "\(httpbin)/redirect-to")!
+        target.queryItems = [
+            URLQueryItem(name: "url", value: servers.url(.authRecord(key, challenge: challenge)).absoluteString)
+        ]
+        let result = try await GannetBinary.run([
+            "-A", type, "-a", "u:p", "--follow", "--check-status", target.url!.absoluteString,
+        ])
+        #expect(result.status == 4, "\(result.err)")
+        let received = try servers.authorizationsReceived(key)
+        #expect(received == [""], "the server received \(received)")
+    }
 }

@@ -56,6 +56,9 @@ struct RequestCommand {
                 password: String(auth[colon...].dropFirst()),
                 persistence: .none
             )
+            // In the scheme -A named only: a server offering Basic gets nothing, as curl's
+            // --digest (docs/cli.md); the credential goes to the URL's origin only.
+            session.credentialSchemes = invocation.options.authType == .ntlm ? .ntlm : .digest
         }
         let outcome: Result<ExitStatus, any Error>
         do {

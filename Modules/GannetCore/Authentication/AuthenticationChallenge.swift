@@ -22,7 +22,9 @@ public struct ProtectionSpace: Sendable, Hashable {
 /// A `401` or `407` response's challenge, as an authentication challenge handler receives it
 /// (AFNetworking 4's `authenticationChallengeHandler`, for HTTP authentication).
 public struct AuthenticationChallenge: Sendable {
-    /// The first challenge of the response Gannet can answer (Basic or Digest), else the first.
+    /// The challenge of the response Gannet answers: the strongest scheme it computes among those
+    /// offered (NTLM, then Digest, then Basic; those of ``SessionManager/credentialSchemes``
+    /// first), else the first challenge.
     public let protectionSpace: ProtectionSpace
     /// Every challenge the response carried, in order, with its parameters.
     public let challenges: [AuthenticationChallengeHeader.Challenge]
@@ -34,10 +36,13 @@ public struct AuthenticationChallenge: Sendable {
 
 /// What a challenge handler answers (`NSURLSessionAuthChallengeDisposition`).
 public enum AuthenticationDisposition: Sendable {
-    /// Retry the request with this credential (Basic and Digest are computed by libcurl).
+    /// Retry the request with this credential, in the scheme of the challenge's protection
+    /// space (Basic, Digest and NTLM are computed by libcurl), whichever origin asked: the
+    /// handler decides for this challenge.
     case useCredential(URLCredential)
     /// As if there were no handler: the task's or the manager's credential on the first
-    /// attempt, else the response goes to the caller.
+    /// attempt (to the caller's origin, in ``SessionManager/credentialSchemes`` only), a stored
+    /// one for the space, else the response goes to the caller.
     case performDefaultHandling
     /// Fail the task with `URLError.userCancelledAuthentication`.
     case cancelAuthenticationChallenge

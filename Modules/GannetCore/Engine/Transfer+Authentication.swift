@@ -35,10 +35,6 @@ extension Transfer {
         case fail(any Error)
     }
 
-    /// The schemes libcurl computes for Gannet. Negotiate (SPNEGO) is not among them: libcurl
-    /// offers it through GSS-API, but no server here speaks it to prove it.
-    static let answerableSchemes: Set<String> = ["basic", "digest", "ntlm"]
-
     /// Refusals of one protection space after which the response goes to the caller.
     static let maximumAuthenticationFailures = 3
 
@@ -49,8 +45,14 @@ extension Transfer {
         let challenges = AuthenticationChallengeHeader.parse(
             head.fields.filter { ASCII.equalsIgnoringCase($0.name, field) }.map(\.value)
         )
-        let answerable = challenges.first { Self.answerableSchemes.contains($0.scheme.lowercased()) }
-        guard let chosen = answerable ?? challenges.first else { return .deliver }
+        // The strongest scheme offered, those the caller's credential is for first
+        // (CredentialBinding). Negotiate (SPNEGO) is not among those Gannet computes: libcurl
+        // offers it through GSS-API, but no server here speaks it to prove it.
+        let binding = CredentialBinding(origin: callerURL, schemes: hooks.credentialSchemes)
+        guard let chosen = CredentialBinding.challenge(in: challenges, preferring: binding.schemes) else {
+            return .deliver
+        }
+        let answerable = AuthenticationSchemes(challengeScheme: chosen.scheme)
         let space = protectionSpace(for: chosen, url: url, proxy: proxy)
         let failures = authenticationFailures[space, default: 0]
         let manager = task.manager
@@ -69,7 +71,15 @@ extension Transfer {
             credential = given
             manager.remember(given, for: space)
         case .performDefaultHandling:
-            credential = manager.defaultCredential(for: space, failures: failures, taskCredential: taskCredential)
+            // The task's and the manager's credential name no protection space: only the
+            // caller's origin, in the caller's schemes, gets them (docs/auth-cookies-cache.md,
+            // "Where a credential may go"); stored and remembered ones are keyed by their space.
+            credential = manager.defaultCredential(
+                for: space,
+                failures: failures,
+                taskCredential: taskCredential,
+                unscopedAdmitted: binding.admits(space, at: url)
+            )
         case .rejectProtectionSpace:
             return .deliver
         case .cancelAuthenticationChallenge:
@@ -91,9 +101,9 @@ extension Transfer {
         }
         authenticationFailures[space] = failures + 1
         let scheme: HopCredential.Scheme
-        switch chosen.scheme.lowercased() {
-        case "digest": scheme = .digest
-        case "ntlm": scheme = .ntlm
+        switch answerable {
+        case .digest: scheme = .digest
+        case .ntlm: scheme = .ntlm
         default: scheme = .basic
         }
         return .retry(HopCredential(user: user, password: password, scheme: scheme, proxy: proxy))
