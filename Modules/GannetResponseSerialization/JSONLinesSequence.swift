@@ -29,6 +29,7 @@ public struct JSONLinesSequence<Base: AsyncSequence, Element: Decodable>: AsyncS
         self.maximumLineBytes = maximumLineBytes
     }
 
+    /// An iterator that reads `base` from its start.
     public func makeAsyncIterator() -> AsyncIterator {
         AsyncIterator(
             base: base.makeAsyncIterator(),
@@ -47,6 +48,7 @@ public struct JSONLinesSequence<Base: AsyncSequence, Element: Decodable>: AsyncS
         var lineNumber = 0
         var ended = false
 
+        /// The next line's value; `nil` at the end of the body.
         public mutating func next() async throws -> Element? {
             while true {
                 if readyIndex < ready.count {

@@ -21,6 +21,7 @@ public struct ServerSentEvent: Sendable, Hashable, CustomStringConvertible {
         self.lastEventID = lastEventID
     }
 
+    /// The type, the ID and the data's length, for logs (the data itself may be long or private).
     public var description: String {
         "ServerSentEvent(type: \(type.debugDescription), id: \(lastEventID.debugDescription), data: \(data.count) characters)"
     }

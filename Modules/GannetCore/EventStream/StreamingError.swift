@@ -66,6 +66,7 @@ public struct StreamingError: Error, Sendable, CustomStringConvertible {
         self.underlyingError = underlyingError
     }
 
+    /// The ``message``.
     public var description: String { message }
 }
 
