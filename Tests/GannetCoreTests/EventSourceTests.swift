@@ -35,11 +35,11 @@ struct EventSourceTests {
         ServerSentEvent(type: "message", data: "five", lastEventID: "5"),
     ]
 
-    private func configuration(delay: TimeInterval = 10) -> EventSource.Configuration {
+    /// An hour between reconnections unless the server's `retry: 50` replaces it: a source that
+    /// ignored `retry:` would not finish the story within the readiness wait, and fail.
+    private func configuration() -> EventSource.Configuration {
         var configuration = EventSource.Configuration()
-        // Long on purpose: the server's `retry: 50` must replace it, or the test waits 10 s a
-        // reconnection (and its 20 s readiness limits fail it).
-        configuration.reconnectionDelay = delay
+        configuration.reconnectionDelay = 3600
         return configuration
     }
 
@@ -51,8 +51,17 @@ struct EventSourceTests {
             for: URLRequest(url: servers.url(.eventStory(key: key))),
             configuration: configuration()
         )
-        var seen: [ServerSentEvent] = []
-        for try await event in source.events { seen.append(event) }
+        let finished = Atomic<Bool>(false)
+        let consumer = Task {
+            var seen: [ServerSentEvent] = []
+            for try await event in source.events { seen.append(event) }
+            finished.store(true, ordering: .relaxed)
+            return seen
+        }
+        let done = await eventually { finished.load(ordering: .relaxed) }
+        #expect(done, "the story did not end: was the server's retry: 50 ignored?")
+        if !done { source.cancel() }
+        let seen = try await consumer.value
         // The half events before each drop (one with `id: 99`) are discarded, never dispatched.
         #expect(seen == Self.storyEvents)
         #expect(source.lastEventID == "5")
@@ -101,7 +110,9 @@ struct EventSourceTests {
                 }
             }
         )
-        #expect(await eventually { seen.withLock { $0.completed } })
+        let completed = await eventually { seen.withLock { $0.completed } }
+        #expect(completed, "the story did not end: was the server's retry: 50 ignored?")
+        if !completed { source.cancel() }
         let final = seen.withLock { $0 }
         #expect(final.events == Self.storyEvents)
         #expect(final.opens == [200, 200])
