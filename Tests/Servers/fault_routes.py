@@ -23,6 +23,7 @@ from integrity_routes import IntegrityRoutes
 import download_routes
 from mixed_replace_routes import MixedReplaceRoutes
 from auth_routes import AuthRecordRoutes
+from event_stream_routes import EventStreamRoutes
 
 
 @dataclass
@@ -163,6 +164,7 @@ class Routes(_InterceptorRoutes):
         self.prefixed["/integrity/"] = IntegrityRoutes().handle  # integrity_routes.py
         self.prefixed["/mixed-replace/"] = MixedReplaceRoutes().handle
         self.prefixed["/auth-record/"] = AuthRecordRoutes().handle  # auth_routes.py
+        self.prefixed["/sse/"] = EventStreamRoutes().handle  # event_stream_routes.py
         self._init_interceptor_routes()
 
     def start_building_bombs(self) -> None:

@@ -163,6 +163,13 @@ enum OptionTable {
                     _ in
                     options.checkStatus = true
                 },
+                OptionDefinition(
+                    "stream",
+                    "S",
+                    "Print the body as it arrives: events of a text/event-stream, else line by line, each formatted"
+                ) { options, _ in
+                    options.stream = true
+                },
             ]
         ),
         (

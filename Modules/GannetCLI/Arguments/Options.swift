@@ -177,6 +177,8 @@ struct Options: Equatable, Sendable {
     var session: String?
     /// `--continue`: keep an interrupted `--output` download and resume it next time.
     var continueDownload = false
+    /// `--stream`: print events or lines as they arrive (StreamCommand).
+    var stream = false
     var tls = TLS()
     var help = false
     var version = false

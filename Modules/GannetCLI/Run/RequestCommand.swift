@@ -83,6 +83,9 @@ struct RequestCommand {
         if savesToFile {
             return try await DownloadCommand(command: self, session: session).run(request)
         }
+        if options.stream {
+            return try await StreamCommand(command: self, session: session).run(request)
+        }
         // A body that is printed as it came, alone, to a pipe or a file is streamed: never held
         // in memory, whatever its size. Printing the request or the metrics needs the task's
         // metrics (the protocol used), which the streaming API does not give.
