@@ -22,6 +22,7 @@ from concurrency_routes import ConcurrencyRoutes
 from integrity_routes import IntegrityRoutes
 import download_routes
 from mixed_replace_routes import MixedReplaceRoutes
+import trailer_routes
 
 
 @dataclass
@@ -161,6 +162,7 @@ class Routes(_InterceptorRoutes):
         self.prefixed["/download/"] = download_routes.handle
         self.prefixed["/integrity/"] = IntegrityRoutes().handle  # integrity_routes.py
         self.prefixed["/mixed-replace/"] = MixedReplaceRoutes().handle
+        self.prefixed["/trailers/"] = trailer_routes.handle  # trailer_routes.py
         self._init_interceptor_routes()
 
     def start_building_bombs(self) -> None:

@@ -364,7 +364,19 @@ final class Transfer: @unchecked Sendable {
                 )
                 return TransportError.urlError(gannet: error, url: url)
             }
-            return TransportError.urlError(curlCode: code, detail: String(cString: errorBuffer), url: url)
+            let detail = String(cString: errorBuffer)
+            if code == CURLE_RECV_ERROR, machine.hasHead, detail == "Out of memory in chunked-encoding" {
+                // libcurl's chunked decoder holds one trailer line in a 4 KiB buffer and names
+                // its overflow so; a real shortage of memory fails elsewhere, as CURLE_OUT_OF_MEMORY.
+                let error = GannetError(
+                    .headersTooLarge,
+                    "A trailer line exceeds libcurl's 4 KiB limit",
+                    failingURL: url,
+                    transportCode: Int(raw)
+                )
+                return TransportError.urlError(gannet: error, url: url)
+            }
+            return TransportError.urlError(curlCode: code, detail: detail, url: url)
         }
     }
 
