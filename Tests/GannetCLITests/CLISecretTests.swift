@@ -33,6 +33,22 @@ struct CLISecretTests: CLIServerSuite {
         #expect(!result.out.contains(Self.password))
     }
 
+    /// A proxy from the environment, which libcurl reads and quotes itself: with a scheme,
+    /// and as a bare `TOKEN@host:port` that only the string gannet knows libcurl took can find.
+    @Test(arguments: ["http://gannet:\(password)@127.0.0.1:99999", "\(password)@127.0.0.1:99999"])
+    func anEnvironmentProxysSecretIsNotPrinted(proxy: String) async throws {
+        let result = try await GannetBinary.run(
+            executable: GannetBinary.location(),
+            arguments: ["\(httpbin)/get"],
+            in: nil,
+            timeout: .seconds(60),
+            environment: ["http_proxy": proxy, "no_proxy": "", "NO_PROXY": ""]
+        )
+        #expect(result.status == 1, "\(result.err)")
+        #expect(result.err.contains("proxy"), "libcurl's message about the proxy: \(result.err)")
+        #expect(!result.err.contains(Self.password), "\(result.err)")
+    }
+
     /// The authenticating proxy (Tests/Servers/proxy_server.py) refuses a wrong password for
     /// the tunnel to an https origin.
     @Test func aRealProxyRefusingThePasswordDoesNotPrintIt() async throws {
