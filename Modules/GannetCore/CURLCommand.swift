@@ -2,17 +2,20 @@
 /// `cURLDescription()` (docs/monitors.md). Both run the same libcurl, so matching its options
 /// is enough: every difference between the curl tool's defaults and the engine's is spelled
 /// out (no `User-Agent`, no `Expect`, no form `Content-Type` the caller did not set).
-/// Credentials are shown as `***`, so a request that carries some does not replay as is.
+/// Credentials are shown as `***` (``CredentialRedaction``, ``HeaderRedaction``), so a request
+/// that carries some does not replay as is.
 enum CURLCommand {
     /// - Parameters:
     ///   - body: what the engine sends; `nil` for none.
     ///   - callerURL: the URL the caller asked for, when `request` may be a redirect hop, so that
     ///     session-wide credential headers are left out across origins as the engine leaves them.
+    ///   - redaction: the headers whose values are written `***`.
     static func make(
         _ request: URLRequest,
         body: BodySource?,
         configuration: SessionConfiguration,
-        callerURL: URL? = nil
+        callerURL: URL? = nil,
+        redacting redaction: HeaderRedaction = .default
     ) -> String {
         var comments: [String] = []
         var options: [String] = []
@@ -67,7 +70,7 @@ enum CURLCommand {
         }
 
         for (name, value) in fields {
-            let line = value.isEmpty ? "\(name);" : "\(name): \(CredentialRedaction.value(value, ofHeader: name))"
+            let line = value.isEmpty ? "\(name);" : "\(name): \(redaction.value(value, ofHeader: name))"
             options.append("--header \(quoted(line))")
         }
         // The engine sends no User-Agent unless asked; `--user-agent ''` removes the tool's.

@@ -1,48 +1,69 @@
-/// Hides credentials in what Gannet writes for people to read: logs, `cURLDescription()`.
-/// Values are replaced whole by ``placeholder``, never shortened, so no prefix of a secret leaks.
-enum CredentialRedaction {
-    static let placeholder = "***"
+/// Hides credentials in what Gannet writes for people to read: error messages, log lines,
+/// `cURLDescription()`. Every such text built from a URL or quoting libcurl passes
+/// ``text(_:quoting:)``, the one function that knows where a URL keeps a secret
+/// (docs/monitors.md, "What is redacted"); header values follow ``HeaderRedaction``.
+///
+/// A secret is replaced whole by ``placeholder``, never shortened, so no prefix of it leaks. The
+/// user part of a URL goes whole, user name included: a token is often the user name alone
+/// (`https://TOKEN@host/`) or beside a dummy password (`https://TOKEN:x-oauth-basic@host/`).
+package enum CredentialRedaction {
+    package static let placeholder = "***"
 
-    /// Request and response headers whose values are credentials, lowercased.
-    static let headers: Set<String> = ["authorization", "cookie", "proxy-authorization", "set-cookie"]
-
-    static func isCredential(header name: String) -> Bool {
-        headers.contains(name.lowercased())
+    /// The URL as a string, its user part (`user:password@`, `token@`) written `***@`.
+    package static func url(_ url: URL) -> String {
+        text(url.absoluteString)
     }
 
-    /// The header's value, or the placeholder for a credential header.
-    static func value(_ value: String, ofHeader name: String) -> String {
-        isCredential(header: name) ? placeholder : value
-    }
-
-    /// The URL as a string, with the password of `user:password@` replaced by the placeholder.
-    static func url(_ url: URL) -> String {
-        guard url.password != nil, var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
-            return url.absoluteString
+    /// `text` with every secret a URL can hold in it replaced by the placeholder:
+    /// - each string of `quoted` (what Gannet gave libcurl, such as a proxy URL, which libcurl
+    ///   quotes whole in its messages) written as its user part redacted, whatever its form,
+    ///   scheme or none;
+    /// - the user part of every `scheme://user:password@host` or `scheme://token@host`;
+    /// - a `user:password@host` without a scheme (curl's proxy syntax).
+    ///
+    /// A word such as `name@example.com`, with no `:` before its `@` and no `//`, is kept.
+    package static func text(_ text: String, quoting quoted: [String] = []) -> String {
+        var text = text
+        for string in quoted where string.contains("@") && text.contains(string) {
+            text = text.replacingOccurrences(of: string, with: authorityRedacted(string))
         }
-        components.percentEncodedPassword = placeholder
-        return components.string ?? URL.removingCredentials(url).absoluteString
-    }
-
-    /// `text` with the password of every `scheme://user:password@` in it replaced, for free text
-    /// such as error descriptions that may quote a URL.
-    static func text(_ text: String) -> String {
         guard text.contains("@") else { return text }
         var result = ""
         var rest = Substring(text)
-        while let scheme = rest.range(of: "://") {
-            result += rest[..<scheme.upperBound]
-            rest = rest[scheme.upperBound...]
-            // The authority ends at the first `/`, `?`, `#` or whitespace.
-            let end = rest.firstIndex { "/?#".contains($0) || $0.isWhitespace } ?? rest.endIndex
-            let authority = rest[..<end]
-            if let at = authority.lastIndex(of: "@"), let colon = authority[..<at].firstIndex(of: ":") {
-                result += authority[...colon] + placeholder + authority[at...]
-            } else {
-                result += authority
+        while let at = rest.firstIndex(of: "@") {
+            // The user part runs back from `@` to the start of its word or its `//`.
+            var start = at
+            while start > rest.startIndex {
+                let previous = rest.index(before: start)
+                if isWordBoundary(rest[previous]) || rest[previous] == "/" { break }
+                start = previous
             }
-            rest = rest[end...]
+            let user = rest[start..<at]
+            let afterSlashes = rest[..<start].hasSuffix("//")
+            if !user.isEmpty, user != Substring(placeholder), afterSlashes || user.contains(":") {
+                // In a URL the authority ends at `/`, `?` or `#`: a later `@` before that still
+                // belongs to the user part (a password with an `@` left unencoded).
+                let authorityEnd = rest[at...].firstIndex { "/?#".contains($0) || isWordBoundary($0) } ?? rest.endIndex
+                let lastAt = afterSlashes ? rest[at..<authorityEnd].lastIndex(of: "@") ?? at : at
+                result += rest[..<start] + placeholder + "@"
+                rest = rest[rest.index(after: lastAt)...]
+            } else {
+                result += rest[...at]
+                rest = rest[rest.index(after: at)...]
+            }
         }
         return result + rest
+    }
+
+    /// `string`, a URL or curl's `[scheme://]user[:password]@host…`, with its user part `***`.
+    private static func authorityRedacted(_ string: String) -> String {
+        let afterScheme = string.range(of: "://")?.upperBound ?? string.startIndex
+        let authorityEnd = string[afterScheme...].firstIndex { "/?#".contains($0) } ?? string.endIndex
+        guard let at = string[afterScheme..<authorityEnd].lastIndex(of: "@") else { return string }
+        return string[..<afterScheme] + placeholder + string[at...]
+    }
+
+    private static func isWordBoundary(_ character: Character) -> Bool {
+        character.isWhitespace || "'\"<>()[]{},;`".contains(character)
     }
 }

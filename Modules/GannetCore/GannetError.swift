@@ -73,8 +73,8 @@ public struct GannetError: Error, Sendable, CustomStringConvertible {
 
     /// What kind of failure this is.
     public let code: Code
-    /// A one-line, human-readable reason. Never contains credentials or more than a short
-    /// excerpt of any body.
+    /// A one-line, human-readable reason. Never contains credentials (a URL's user part is
+    /// written `***`, see docs/core.md "Errors") or more than a short excerpt of any body.
     public let message: String
     /// The URL of the request that failed, with any user and password removed.
     public let failingURL: URL?
@@ -96,7 +96,9 @@ public struct GannetError: Error, Sendable, CustomStringConvertible {
         serverTrust: ServerTrust? = nil
     ) {
         self.code = code
-        self.message = message
+        // Messages quote URLs (a redirect's target, a URL string that does not parse) and
+        // libcurl's text: whatever built it, a secret a URL holds does not stay in it.
+        self.message = CredentialRedaction.text(message)
         self.failingURL = failingURL.map(URL.removingCredentials)
         self.transportCode = transportCode
         self.underlyingError = underlyingError

@@ -1,12 +1,17 @@
 /// An ``EventMonitor`` that writes one line per event, for debugging and audit logs.
 ///
-/// Credentials never reach the log: the values of `Authorization`, `Cookie`,
-/// `Proxy-Authorization` and `Set-Cookie` and the password of a `user:password@` URL are
-/// written as `***`. Bodies are not logged, only their sizes.
+/// Credentials never reach the log: the values of the headers its ``redaction`` names
+/// (``HeaderRedaction/default``: `Authorization`, `Cookie`, `Set-Cookie`, `X-API-Key`,
+/// `X-Auth-Token`, any name with `token` or `secret` in it …), the user part of a URL
+/// (`user:password@`, `token@`) and any such URL quoted in an error are written as `***`.
+/// Bodies are not logged, only their sizes.
 ///
 /// ```swift
 /// let manager = SessionManager(eventMonitors: [LoggingEventMonitor()])          // to stderr
 /// let lines = LoggingEventMonitor { line in logger.debug("\(line)") }          // anywhere
+/// var redaction = HeaderRedaction.default
+/// redaction.names.insert("X-Tenant")                                            // yours too
+/// let strict = LoggingEventMonitor(redacting: redaction) { line in print(line) }
 /// ```
 ///
 /// ```text
@@ -18,23 +23,29 @@
 public struct LoggingEventMonitor: EventMonitor {
     /// The queue lines are formatted and written on.
     public let queue: DispatchQueue
+    /// The headers whose values are written `***`.
+    public let redaction: HeaderRedaction
     private let write: @Sendable (String) -> Void
 
-    /// Hands each line (without a newline) to `write`, on `queue`.
+    /// Hands each line (without a newline) to `write`, on `queue`, with the values of the
+    /// headers `redaction` names written `***`.
     public init(
+        redacting redaction: HeaderRedaction = .default,
         queue: DispatchQueue = DispatchQueue(label: "gannet.logging-monitor"),
         write: @escaping @Sendable (String) -> Void
     ) {
         self.queue = queue
+        self.redaction = redaction
         self.write = write
     }
 
     /// Writes each line, newline-terminated, to `fileHandle` (standard error by default).
     public init(
         fileHandle: FileHandle = .standardError,
+        redacting redaction: HeaderRedaction = .default,
         queue: DispatchQueue = DispatchQueue(label: "gannet.logging-monitor")
     ) {
-        self.init(queue: queue) { line in
+        self.init(redacting: redaction, queue: queue) { line in
             fileHandle.write(Data((line + "\n").utf8))
         }
     }
@@ -48,10 +59,10 @@ public struct LoggingEventMonitor: EventMonitor {
         return "\(request.httpMethod ?? "GET") \(url)"
     }
 
-    private static func describe(headers: [AnyHashable: Any]) -> String {
+    private func describe(headers: [AnyHashable: Any]) -> String {
         let fields = headers.compactMap { name, value -> (String, String)? in
             guard let name = name as? String else { return nil }
-            return (name, CredentialRedaction.value("\(value)", ofHeader: name))
+            return (name, redaction.value("\(value)", ofHeader: name))
         }
         return "["
             + fields.sorted { $0.0.lowercased() < $1.0.lowercased() }.map { "\($0): \($1)" }.joined(separator: ", ")
@@ -80,7 +91,7 @@ public struct LoggingEventMonitor: EventMonitor {
 
     /// Logs the request and its headers.
     public func task(_ task: SessionTask, didCreateTransferFor request: URLRequest) {
-        log(task, "sending \(Self.describe(request)) \(Self.describe(headers: request.allHTTPHeaderFields ?? [:]))")
+        log(task, "sending \(Self.describe(request)) \(describe(headers: request.allHTTPHeaderFields ?? [:]))")
     }
 
     /// Logs the event.
@@ -116,7 +127,7 @@ public struct LoggingEventMonitor: EventMonitor {
 
     /// Logs the status and the headers.
     public func task(_ task: SessionTask, didReceiveResponse response: HTTPURLResponse) {
-        log(task, "response \(response.statusCode) \(Self.describe(headers: response.allHeaderFields))")
+        log(task, "response \(response.statusCode) \(describe(headers: response.allHeaderFields))")
     }
 
     /// Logs the size.

@@ -77,7 +77,7 @@ struct LoggingEventMonitorTests {
         #expect(text.contains("Proxy-Authorization: ***"))
         #expect(text.contains("Authorization: ***"))
         #expect(text.contains("Set-Cookie: ***"))
-        #expect(text.contains("gannet:***@"))
+        #expect(text.contains("http://***@"))
         #expect(text.contains("X-Visible: kept"))
         // One line per event, each naming its task.
         #expect(log.allSatisfy { !$0.contains("\n") && $0.hasPrefix("[Gannet] #") })

@@ -24,6 +24,7 @@ import download_routes
 from mixed_replace_routes import MixedReplaceRoutes
 from auth_routes import AuthRecordRoutes
 from event_stream_routes import EventStreamRoutes
+import trailer_routes
 
 
 @dataclass
@@ -165,6 +166,7 @@ class Routes(_InterceptorRoutes):
         self.prefixed["/mixed-replace/"] = MixedReplaceRoutes().handle
         self.prefixed["/auth-record/"] = AuthRecordRoutes().handle  # auth_routes.py
         self.prefixed["/sse/"] = EventStreamRoutes().handle  # event_stream_routes.py
+        self.prefixed["/trailers/"] = trailer_routes.handle  # trailer_routes.py
         self._init_interceptor_routes()
 
     def start_building_bombs(self) -> None:

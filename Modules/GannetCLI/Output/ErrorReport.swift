@@ -5,7 +5,8 @@ enum ErrorReport {
     static func describe(_ error: any Error) -> (message: String, status: ExitStatus) {
         switch error {
         case let error as CLIError:
-            return (error.message, error.status)
+            // A usage error may quote an argument such as a proxy URL with its password.
+            return (CredentialRedaction.text(error.message), error.status)
         case let error as URLError:
             let status: ExitStatus
             switch error.code {
@@ -43,6 +44,7 @@ enum ErrorReport {
     /// Errors are printed on one line, at most 800 characters (a serializer's message may quote
     /// up to 1 KB of the body), with any control character a server slipped into it escaped.
     static func oneLine(_ text: String) -> String {
+        let text = CredentialRedaction.text(text)
         let joined = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.joined(
             separator: " "
         )

@@ -9,6 +9,9 @@ struct ResponseHeadParser {
     private var headerBytes = 0
     private var informationalCount = 0
     private var contentLength: String?
+    /// The bytes and field lines of the final head, once it is complete: its trailers count on
+    /// from there (``consumeTrailer(_:)``).
+    private var finalHead: (bytes: Int, lines: Int)?
 
     enum Event: Equatable {
         /// More lines are needed.
@@ -56,6 +59,7 @@ struct ResponseHeadParser {
                 }
                 return .informational(status.code)
             }
+            finalHead = (headerBytes, fields.count)
             return .complete(
                 ResponseHead(
                     statusCode: status.code,
@@ -113,6 +117,33 @@ struct ResponseHeadParser {
         }
         fields.append((name, value))
         return .needMore
+    }
+
+    /// Feeds one line that libcurl passes on after a complete head: a trailer field of a
+    /// chunked body (RFC 9112 §7.1.2; HTTP/2's trailing HEADERS), or the blank lines that end
+    /// the section or that libcurl delivers again after an unpause. Trailers are header fields
+    /// of the same response (RFC 9110 §6.5), so they count against the same limits, on top of
+    /// the head's bytes and lines: libcurl keeps every one it passes on and has no limit of its
+    /// own, so without this count a server's endless trailers grew the process without end.
+    /// Their content is not parsed: Gannet does not deliver trailers.
+    mutating func consumeTrailer(_ raw: UnsafeRawBufferPointer) throws {
+        var counted = finalHead ?? (0, 0)
+        counted.bytes += raw.count
+        let bytes = raw.bindMemory(to: UInt8.self)
+        if let first = bytes.first, first != 0x0D, first != 0x0A { counted.lines += 1 }
+        finalHead = counted
+        if counted.bytes > limits.maximumHeaderBytes {
+            throw GannetError(
+                .headersTooLarge,
+                "The response headers exceed \(limits.maximumHeaderBytes) bytes, trailers included"
+            )
+        }
+        if counted.lines > limits.maximumHeaderCount {
+            throw GannetError(
+                .headersTooLarge,
+                "The response has more than \(limits.maximumHeaderCount) header lines, trailers included"
+            )
+        }
     }
 
     private mutating func reset() {

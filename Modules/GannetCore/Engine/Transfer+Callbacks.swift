@@ -7,12 +7,19 @@ extension Transfer {
     func didReceiveHeaderLine(_ line: UnsafeRawBufferPointer) -> Int {
         touch()
         if pauseAwaitsConnection, machine.pause != .none { return Int(CURL_WRITEFUNC_PAUSE) }
-        switch machine.headerLine() {
-        case .parseHeaderLine: break
-        case .skipHeaderLine: return line.count
-        default: return 0
-        }
         do {
+            switch machine.headerLine() {
+            case .parseHeaderLine:
+                break
+            case .skipHeaderLine:
+                // After the head: trailers, counted against the head's limits (libcurl keeps
+                // every line it passes on, and counts none of them: SECURITY-CASES 41,
+                // docs/core.md "Limits").
+                try parser.consumeTrailer(line)
+                return line.count
+            default:
+                return 0
+            }
             switch try parser.consume(line) {
             case .needMore, .informational:
                 return line.count

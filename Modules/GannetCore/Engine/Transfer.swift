@@ -203,7 +203,7 @@ final class Transfer: @unchecked Sendable {
             engine.detach(self)
             switch machine.unpauseFailed(code: Int32(bitPattern: code.rawValue)) {
             case .fail(.libcurl):
-                finish(error: TransportError.urlError(curlCode: code, detail: String(cString: errorBuffer), url: url))
+                finish(error: libcurlError(code))
             case let other:
                 perform(other)
             }
@@ -364,8 +364,37 @@ final class Transfer: @unchecked Sendable {
                 )
                 return TransportError.urlError(gannet: error, url: url)
             }
-            return TransportError.urlError(curlCode: code, detail: String(cString: errorBuffer), url: url)
+            let detail = String(cString: errorBuffer)
+            if code == CURLE_RECV_ERROR, machine.hasHead, detail == "Out of memory in chunked-encoding" {
+                // libcurl's chunked decoder holds one trailer line in a 4 KiB buffer and names
+                // its overflow so; a real shortage of memory fails elsewhere, as CURLE_OUT_OF_MEMORY.
+                let error = GannetError(
+                    .headersTooLarge,
+                    "A trailer line exceeds libcurl's 4 KiB limit",
+                    failingURL: url,
+                    transportCode: Int(raw)
+                )
+                return TransportError.urlError(gannet: error, url: url)
+            }
+            return libcurlError(code)
         }
+    }
+
+    /// The error for libcurl's `code`, with its message from the error buffer. libcurl quotes
+    /// a proxy as it was given (the configuration's, or the environment's `*_proxy` variables),
+    /// so those strings are redacted in any form (docs/core.md, "Errors").
+    private func libcurlError(_ code: CURLcode) -> URLError {
+        var quoted = url.map { [$0.absoluteString] } ?? []
+        switch configuration.proxy {
+        case .url(let proxy, _): quoted.append(proxy.absoluteString)
+        case .environment:
+            let environment = ProcessInfo.processInfo.environment
+            for name in ["http_proxy", "https_proxy", "all_proxy", "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY"] {
+                if let value = environment[name] { quoted.append(value) }
+            }
+        case .none: break
+        }
+        return TransportError.urlError(curlCode: code, detail: String(cString: errorBuffer), url: url, quoted: quoted)
     }
 
     // MARK: Finishing

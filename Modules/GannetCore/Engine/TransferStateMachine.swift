@@ -80,8 +80,9 @@ struct TransferStateMachine {
         case none
         /// Header callback: hand the line to the response head parser.
         case parseHeaderLine
-        /// Header callback: take the line without parsing it (after the head: trailers, or the
-        /// blank line libcurl delivers again after an unpause).
+        /// Header callback: the line is not part of a head (after the head: trailers, or the
+        /// blank line libcurl delivers again after an unpause); it is only counted against the
+        /// header limits.
         case skipHeaderLine
         /// Take what the callback was given and go on.
         case proceed

@@ -3,10 +3,13 @@ internal import CCurl
 /// Maps a libcurl result, and what Gannet itself recorded while the transfer ran, to the
 /// `URLError` a URLSession user expects.
 enum TransportError {
-    /// A transfer that libcurl ended with `code`. `detail` is the `CURLOPT_ERRORBUFFER` text.
-    static func urlError(curlCode code: CURLcode, detail: String, url: URL?) -> URLError {
+    /// A transfer that libcurl ended with `code`. `detail` is the `CURLOPT_ERRORBUFFER` text,
+    /// which may quote what Gannet gave libcurl whole: a proxy URL with its password ("Unsupported
+    /// proxy syntax in '…'"), in any form libcurl takes. `quoted` lists those strings, so that
+    /// their secrets are taken out of the message whatever their form (``CredentialRedaction``).
+    static func urlError(curlCode code: CURLcode, detail: String, url: URL?, quoted: [String] = []) -> URLError {
         let strerror = String(cString: curl_easy_strerror(code))
-        let message = detail.isEmpty ? strerror : detail
+        let message = detail.isEmpty ? strerror : CredentialRedaction.text(detail, quoting: quoted)
         let underlying = GannetError(gannetCode(for: code), message, failingURL: url, transportCode: Int(code.rawValue))
         return make(urlErrorCode(for: code), underlying: underlying, url: url)
     }
@@ -20,7 +23,7 @@ enum TransportError {
     static func make(_ code: URLError.Code, underlying: any Error, url: URL?) -> URLError {
         var userInfo: [String: Any] = [
             NSUnderlyingErrorKey: underlying,
-            NSLocalizedDescriptionKey: String(describing: underlying),
+            NSLocalizedDescriptionKey: CredentialRedaction.text(String(describing: underlying)),
         ]
         if let url = url.map(URL.removingCredentials) {
             userInfo[NSURLErrorFailingURLErrorKey] = url
