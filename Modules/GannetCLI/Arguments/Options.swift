@@ -1,4 +1,5 @@
 import Foundation
+import Gannet
 
 /// Everything the options of a command line set. Items and positionals are parsed separately
 /// (``Invocation``).
@@ -178,6 +179,8 @@ struct Options: Equatable, Sendable {
     /// `--continue`: keep an interrupted `--output` download and resume it next time.
     var continueDownload = false
     var tls = TLS()
+    /// `--resolve`, `--connect-to`, `--unix-socket`: checked as they are parsed.
+    var routing = SessionConfiguration.Routing()
     var help = false
     var version = false
 
