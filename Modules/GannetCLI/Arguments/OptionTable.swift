@@ -357,6 +357,13 @@ enum OptionTable {
                 OptionDefinition("version", nil, "Show the version") { options, _ in
                     options.version = true
                 },
+                OptionDefinition(
+                    "ignore-config",
+                    nil,
+                    "Do not read the default options of the config file (as GANNET_IGNORE_CONFIG=1)"
+                ) { _, _ in
+                    // Read from the arguments before they are parsed (ConfigFile.applies).
+                },
             ]
         ),
     ]
