@@ -64,3 +64,10 @@ SOAK_TASKS ?= 10000
 soak:
 	swift build --build-tests -Xswiftc -warnings-as-errors
 	GANNET_SOAK_TASKS=$(SOAK_TASKS) swift test --skip-build --filter SoakTests
+
+# gannet_<version>_amd64.deb under .build/deb/: the release gannet with the Swift runtime linked
+# statically, depending only on Debian's libcurl4, libssl3 and libxml2; installs the manual and
+# completions (scripts/build-deb.sh). scripts/check-deb.sh installs, uses and removes it.
+.PHONY: deb
+deb:
+	bash scripts/build-deb.sh

@@ -97,7 +97,8 @@ let package = Package(
         ),
         .executableTarget(
             name: "GannetCLI",
-            dependencies: ["Gannet", "GannetSecurity", "GannetXML"],
+            // The C modules for `--version`'s run-time library versions (GannetVersion.swift).
+            dependencies: ["Gannet", "GannetSecurity", "GannetXML", "CCurl", "COpenSSL", "CLibXML2"],
             path: "Modules/GannetCLI",
             swiftSettings: strictSettings
         ),

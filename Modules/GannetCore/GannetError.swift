@@ -22,6 +22,9 @@ public struct GannetError: Error, Sendable, CustomStringConvertible {
         public static let invalidHeader = Code("invalidHeader")
         /// The URL or the method cannot be sent as written (control characters, spaces, no host).
         public static let invalidRequest = Code("invalidRequest")
+        /// A ``SessionConfiguration`` value that cannot be used as given, such as a malformed
+        /// ``SessionConfiguration/Routing`` entry or Unix socket path; nothing was sent.
+        public static let invalidConfiguration = Code("invalidConfiguration")
         /// A URL whose scheme is not `http` or `https`, for a request or a redirect.
         public static let unsupportedScheme = Code("unsupportedScheme")
         /// More redirects than the configured limit, or a redirect loop.

@@ -37,6 +37,10 @@ public struct SessionConfiguration: Sendable {
     public var proxy: Proxy = .environment
     /// Certificate verification and client certificates.
     public var tls: TLS = TLS()
+    /// Host overrides and a Unix domain socket: where connections go instead of where the URL's
+    /// host says (curl's `--resolve`, `--connect-to`, `--unix-socket`); TLS still verifies the
+    /// URL's host.
+    public var routing: Routing = Routing()
     /// Whether tasks post `gannetTaskDidResume`, `gannetTaskDidSuspend` and
     /// `gannetTaskDidComplete` (AFNetworking's task notifications). On by default; a service
     /// that never observes them may turn them off: building the userInfo and posting costs

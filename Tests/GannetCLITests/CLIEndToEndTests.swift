@@ -278,7 +278,13 @@ struct CLIEndToEndTests: CLIServerSuite {
         #expect(help.status == 0)
         #expect(help.out.contains("gannet [METHOD] URL [ITEM ...]"))
         let version = try await GannetBinary.run(["--version"])
-        #expect(version.out == "gannet 0.1.0\n")
+        let lines = version.out.split(separator: "\n").map(String.init)
+        #expect(lines.first == "gannet 0.1.0")
+        // The libraries loaded at run time, by name, with libcurl's features (issue 28).
+        for prefix in ["libcurl 7.", "OpenSSL 3.", "nghttp2 1.", "libxml2 2.", "Features: "] {
+            #expect(lines.contains { $0.hasPrefix(prefix) }, "no \(prefix) line in \(version.out)")
+        }
+        #expect(lines.contains { $0.hasPrefix("Features: ") && $0.contains("HTTP2") && $0.contains("UnixSockets") })
     }
 
     func temporaryFolder() throws -> URL {

@@ -45,6 +45,7 @@ struct ServerManifest: Decodable {
     let nginx: URL
     let nginxTLS: URL
     let nginxH2C: URL
+    let nginxUnixSocket: String
     let tls: [String: URL]
     let fault: URL
     let canary: URL

@@ -25,6 +25,10 @@ public final class TestServers: Sendable {
     public let nginxTLS: URL
     /// nginx speaking cleartext HTTP/2 with prior knowledge only (HTTP/1.1 requests fail); same routes.
     public let nginxH2C: URL
+    /// The path of nginx's Unix domain socket (cleartext HTTP/1.1): Docker's `GET /version`
+    /// (JSON naming `"Version":"gannet-test"` and the request's `Host`), and the same routes as
+    /// ``nginx``.
+    public let nginxUnixSocket: String
     /// The fault server, `http://127.0.0.1:T/`: truncated bodies, bad chunking, resets, stalls, floods, redirects.
     public let fault: URL
     /// A port that only counts the connections it receives (XXE tests: prove nothing connected).
@@ -101,6 +105,7 @@ public final class TestServers: Sendable {
         nginx = m.nginx
         nginxTLS = m.nginxTLS
         nginxH2C = m.nginxH2C
+        nginxUnixSocket = m.nginxUnixSocket
         fault = m.fault
         canaryURL = m.canary
         proxy = m.proxy

@@ -28,6 +28,7 @@ check "nginx /upload 30 MB read fully" "ok 200" "$(curl -s -w ' %{http_code}' --
 check "access log shows upload body length" "*\"POST /upload HTTP/1.1\" 200 300001*" "$(grep 'POST /upload' $(g 'd["logs"]["nginxAccess"]') | tail -1)"
 check "nginx TLS /small h2" "ok 200 2" "$(curl -s --cacert $CA -w ' %{http_code} %{http_version}' $(g 'd["nginxTLS"]')small)"
 check "nginx TLS /echo http1.1" "GET /echo HTTP/1.1 200" "$(curl -s --http1.1 --cacert $CA -w '%{http_code}' $(g 'd["nginxTLS"]')echo | tr '\n' ' ')"
+check "nginx Unix socket /version" '{"Version":"gannet-test",*"Host":"docker"} 200' "$(curl -s --unix-socket "$(g 'd["nginxUnixSocket"]')" -w ' %{http_code}' http://docker/version)"
 for v in good ipAddress wildcard; do check "tls $v succeeds" "200" "$(curl -s --cacert $CA -o /dev/null -w '%{http_code}' $(g "d['tls']['$v']")small)"; done
 declare -A why=([wrongHost]="no alternative certificate subject name" [expired]="certificate has expired" [notYetValid]="certificate is not yet valid" [selfSigned]="self-signed certificate" [untrustedRoot]="unable to get local issuer certificate" [leafAsIssuer]="invalid CA certificate" [pathLengthExceeded]="path length constraint exceeded")
 for v in "${!why[@]}"; do check "tls $v fails" "*${why[$v]}*" "$(curl -sS --cacert $CA -o /dev/null $(g "d['tls']['$v']")small 2>&1 | head -1)"; done

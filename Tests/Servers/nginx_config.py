@@ -113,6 +113,20 @@ def locations(files: str) -> str:
     return _LOCATIONS.format(files=files, redirects=redirects)
 
 
+def unix_socket_path(directory: str) -> str:
+    """Where nginx listens on a Unix domain socket, as Docker's API does (`GET /version`)."""
+    return os.path.join(directory, "nginx.sock")
+
+
+# The socket server answers Docker's `GET /version` shape, and the common locations; its
+# access-log lines start with an empty port (`$server_port` is not set for a Unix socket).
+_UNIX_SOCKET_VERSION = """
+        location = /version {{
+            default_type application/json;
+            return 200 '{{"Version":"gannet-test","ApiVersion":"1.43","Os":"linux","Host":"$http_host"}}';
+        }}"""
+
+
 def render(directory: str, files: str, certs: dict, plain_port: int, h2c_port: int, tls_ports: dict[str, int]) -> str:
     """Returns nginx.conf for the given ports; `certs` is certificates.generate()'s result."""
     logs = os.path.join(directory, "logs")
@@ -129,6 +143,11 @@ def render(directory: str, files: str, certs: dict, plain_port: int, h2c_port: i
     server {{
         # Cleartext HTTP/2 with prior knowledge only: HTTP/1.1 requests here fail.
         listen 127.0.0.1:{h2c_port} http2;
+{location_blocks}
+    }}
+    server {{
+        listen unix:{unix_socket_path(directory)};
+{_UNIX_SOCKET_VERSION.format()}
 {location_blocks}
     }}"""
     ]

@@ -61,6 +61,8 @@ def _describe(sup, certs: dict, httpbin: tuple[int, int], nginx: tuple, fault: t
         "httpbinAlt": f"http://127.0.0.1:{httpbin[1]}/",
         "nginx": f"http://127.0.0.1:{plain}/",
         "nginxH2C": f"http://127.0.0.1:{h2c}/",
+        # nginx on a Unix domain socket (its path), answering Docker's `GET /version`.
+        "nginxUnixSocket": nginx_config.unix_socket_path(sup.directory),
         "nginxTLS": tls["good"],
         "tls": tls,
         "fault": f"http://127.0.0.1:{fault[0]}/",

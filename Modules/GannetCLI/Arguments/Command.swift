@@ -10,10 +10,23 @@ enum Command: Equatable, Sendable {
     case pins(target: String, options: Options)
     /// `gannet [METHOD] URL [ITEM ...]`.
     case request(Invocation)
+    /// `--generate-man`: gannet(1) in roff, from ``OptionTable`` (hidden: for packagers).
+    case manPage
+    /// `--generate-completion bash|zsh|fish`: a completion script from ``OptionTable`` (hidden).
+    case completion(ShellCompletion)
 
     /// Parses a command line (without the program name); `stdin` is what standard input is,
     /// which decides whether it holds the body.
     static func parse(_ arguments: [String], stdin: StandardInput.Kind = .none) throws -> Command {
+        // The generators are not options of a request, so they are not in OptionTable (nor in
+        // `--help`); each stands alone (docs/cli.md, "Manual and shell completions").
+        if arguments == ["--generate-man"] { return .manPage }
+        if arguments.first == "--generate-completion" {
+            guard arguments.count == 2, let shell = ShellCompletion(rawValue: arguments[1]) else {
+                throw CLIError.usage("usage: gannet --generate-completion bash|zsh|fish")
+            }
+            return .completion(shell)
+        }
         let (options, positionals) = try ArgumentParser.parse(arguments)
         if options.help || positionals.isEmpty && !options.version { return .help }
         if options.version { return .version }

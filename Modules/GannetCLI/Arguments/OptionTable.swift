@@ -327,6 +327,35 @@ enum OptionTable {
             ]
         ),
         (
+            "Connection",
+            [
+                OptionDefinition(
+                    "resolve",
+                    nil,
+                    value: "HOST:PORT:ADDR[,ADDR]",
+                    "Connect to ADDR for HOST:PORT instead of asking DNS; TLS still checks HOST (repeatable)"
+                ) { options, value in
+                    try options.addResolve(value)
+                },
+                OptionDefinition(
+                    "connect-to",
+                    nil,
+                    value: "HOST1:PORT1:HOST2:PORT2",
+                    "Connect to HOST2:PORT2 for a URL's HOST1:PORT1; Host and TLS keep HOST1 (repeatable)"
+                ) { options, value in
+                    try options.addConnectTo(value)
+                },
+                OptionDefinition(
+                    "unix-socket",
+                    nil,
+                    value: "PATH",
+                    "Send the request over the Unix domain socket PATH (the URL gives Host and path)"
+                ) { options, value in
+                    try options.setUnixSocket(value)
+                },
+            ]
+        ),
+        (
             "Other",
             [
                 OptionDefinition("help", nil, "Show this help") { options, _ in
@@ -334,6 +363,13 @@ enum OptionTable {
                 },
                 OptionDefinition("version", nil, "Show the version") { options, _ in
                     options.version = true
+                },
+                OptionDefinition(
+                    "ignore-config",
+                    nil,
+                    "Do not read the default options of the config file (as GANNET_IGNORE_CONFIG=1)"
+                ) { _, _ in
+                    // Read from the arguments before they are parsed (ConfigFile.applies).
                 },
             ]
         ),

@@ -1,4 +1,5 @@
 import Foundation
+import Gannet
 
 /// Everything the options of a command line set. Items and positionals are parsed separately
 /// (``Invocation``).
@@ -180,6 +181,8 @@ struct Options: Equatable, Sendable {
     /// `--stream`: print events or lines as they arrive (StreamCommand).
     var stream = false
     var tls = TLS()
+    /// `--resolve`, `--connect-to`, `--unix-socket`: checked as they are parsed.
+    var routing = SessionConfiguration.Routing()
     var help = false
     var version = false
 

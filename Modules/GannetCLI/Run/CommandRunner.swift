@@ -30,12 +30,23 @@ struct CommandRunner {
     }
 
     static func execute(_ arguments: [String], terminal: Terminal) async throws -> ExitStatus {
-        switch try Command.parse(arguments, stdin: StandardInput.probe()) {
+        // The hidden generators describe gannet itself: no config file's defaults apply to them.
+        let generates = arguments == ["--generate-man"] || arguments.first == "--generate-completion"
+        let all =
+            generates
+            ? arguments : try ConfigFile.arguments(arguments, environment: ProcessInfo.processInfo.environment)
+        switch try Command.parse(all, stdin: StandardInput.probe()) {
         case .help:
             terminal.out(HelpText.text)
             return .success
         case .version:
-            terminal.out("gannet \(GannetVersion.current)\n")
+            terminal.out(GannetVersion.report)
+            return .success
+        case .manPage:
+            terminal.out(ManPage.text)
+            return .success
+        case .completion(let shell):
+            terminal.out(shell.script)
             return .success
         case .pins(let target, let options):
             return try await PinsCommand(target: target, options: options, terminal: terminal).run()

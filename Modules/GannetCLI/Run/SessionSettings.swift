@@ -64,9 +64,10 @@ enum SessionSettings {
         return configuration
     }
 
-    /// Timeouts and proxy, shared with `gannet pins`: `--timeout` is the idle and connect
-    /// timeout, `--max-time` the resource timeout (the whole exchange), `--proxy` the proxy
-    /// for `url`'s scheme (none given: the environment's, as curl reads it).
+    /// Timeouts, proxy and routing, shared with `gannet pins`: `--timeout` is the idle and
+    /// connect timeout, `--max-time` the resource timeout (the whole exchange), `--proxy` the
+    /// proxy for `url`'s scheme (none given: the environment's, as curl reads it), and
+    /// `--resolve`, `--connect-to` and `--unix-socket` where connections go.
     static func applyNetwork(_ options: Options, url: URL, to configuration: inout SessionConfiguration) {
         if let timeout = options.timeout {
             configuration.timeoutIntervalForRequest = timeout
@@ -79,5 +80,6 @@ enum SessionSettings {
         if let proxy = Options.Proxy.choose(options.proxies, for: url) {
             configuration.proxy = .url(proxy.url)
         }
+        configuration.routing = options.routing
     }
 }

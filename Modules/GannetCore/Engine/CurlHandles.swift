@@ -3,6 +3,9 @@ internal import CCurl
 /// Owns one libcurl easy handle. Used only on the engine thread.
 final class EasyHandle {
     let raw: UnsafeMutableRawPointer
+    /// The `curl_slist`s of engine-wide options (``applyRouting(_:)``): libcurl keeps the
+    /// pointer, not a copy, so each list lives as long as the handle.
+    private(set) var engineLists: [HeaderList] = []
 
     init() {
         guard let raw = curl_easy_init() else {
@@ -95,6 +98,30 @@ extension EasyHandle {
             if let password = client.password { set(CURLOPT_KEYPASSWD, password) }
         }
         TLSVerification.install(on: self)
+        applyRouting(configuration.routing)
+    }
+
+    /// `--resolve`, `--connect-to` and `--unix-socket`: the same for every transfer of the
+    /// engine, so the connections of its pool (libcurl matches them on the URL's host and the
+    /// connect-to target or socket path too) were all made under the same routing; another
+    /// manager has a pool of its own (docs/core.md, "Reaching a host another way").
+    private func applyRouting(_ routing: SessionConfiguration.Routing) {
+        guard !routing.isEmpty else { return }
+        if !routing.resolve.isEmpty {
+            let list = HeaderList(routing.resolve.map(\.description))
+            engineLists.append(list)
+            _ = ccurl_easy_setopt_slist(raw, CURLOPT_RESOLVE, list.raw)
+        }
+        if !routing.connectTo.isEmpty {
+            let list = HeaderList(routing.connectTo.map(\.description))
+            engineLists.append(list)
+            _ = ccurl_easy_setopt_slist(raw, CURLOPT_CONNECT_TO, list.raw)
+        }
+        // Checked again by every task before it is sent (Transfer.configure); an invalid path is
+        // never set.
+        if let path = routing.unixSocketPath, (try? routing.validate()) != nil {
+            set(CURLOPT_UNIX_SOCKET_PATH, path)
+        }
     }
 }
 

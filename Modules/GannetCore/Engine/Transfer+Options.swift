@@ -43,6 +43,9 @@ extension Transfer {
         let method = request.httpMethod ?? "GET"
         var fields = hopHeaderFields(for: url).map { ($0.name, $0.value) }
         try RequestValidation.validate(method: method, url: url, headers: fields)
+        // A Unix socket path that cannot be used fails the task here, before anything is sent,
+        // rather than as a connect error (SessionConfiguration+Routing.swift).
+        try configuration.routing.validate()
         // A revalidating hop sends the stored response's validators (Transfer+Cache.swift).
         fields += cacheConditions.map { ($0.name, $0.value) }
         // Only a cache reads the hop's times (a stored response's age).
