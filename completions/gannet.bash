@@ -28,7 +28,7 @@ _gannet() {
         --unix-socket) COMPREPLY=($(compgen -f -- "$cur")); return ;;
     esac
     if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W "--json -j --form -f --multipart --raw --ignore-stdin -I --print -p --verbose -v --headers -h --body -b --pretty --style -s --as --output -o --continue -c --download -d --session --offline --check-status --auth -a --auth-type -A --follow -F --max-redirects --timeout --max-time --proxy --cacert --verify --pin --pinned-cert --pinning-mode --allow-invalid-certificates --no-validate-domain --cert --key --cert-key-pass --resolve --connect-to --unix-socket --help --version --ignore-config" -- "$cur"))
+        COMPREPLY=($(compgen -W "--json -j --form -f --multipart --raw --ignore-stdin -I --print -p --verbose -v --headers -h --body -b --pretty --style -s --as --output -o --continue -c --download -d --session --offline --check-status --stream -S --auth -a --auth-type -A --follow -F --max-redirects --timeout --max-time --proxy --cacert --verify --pin --pinned-cert --pinning-mode --allow-invalid-certificates --no-validate-domain --cert --key --cert-key-pass --resolve --connect-to --unix-socket --help --version --ignore-config" -- "$cur"))
     fi
 }
 complete -o default -F _gannet gannet

@@ -17,6 +17,7 @@ complete -c gannet -s d -l download -d 'Stream the body to a file named after th
 complete -c gannet -l session -r -F -d 'Keep cookies, header items and --auth for the next command with the same session (a 0600 file)'
 complete -c gannet -l offline -d 'Print the request that would be sent, and send nothing'
 complete -c gannet -l check-status -d 'Exit with 3, 4 or 5 for a 3xx, 4xx or 5xx response'
+complete -c gannet -s S -l stream -d 'Print the body as it arrives: events of a text/event-stream, else line by line, each formatted'
 complete -c gannet -s a -l auth -x -d 'Credentials; without :PASS the password is asked for on the terminal (a TOKEN for bearer)'
 complete -c gannet -s A -l auth-type -x -a 'basic bearer digest ntlm' -d 'How --auth is sent: basic (default), digest, ntlm or bearer'
 complete -c gannet -s F -l follow -d 'Follow redirects (not followed by default, as in httpie)'
