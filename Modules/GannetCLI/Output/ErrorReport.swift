@@ -5,7 +5,8 @@ enum ErrorReport {
     static func describe(_ error: any Error) -> (message: String, status: ExitStatus) {
         switch error {
         case let error as CLIError:
-            return (error.message, error.status)
+            // Its message may quote a server's or a certificate's text.
+            return (ControlEscaping.escaped(error.message), error.status)
         case let error as URLError:
             let status: ExitStatus
             switch error.code {
