@@ -198,4 +198,32 @@ final class CLIPrivateFilesTests: CLIServerSuite {
         let expected = try Data(contentsOf: URL(fileURLWithPath: servers.tenMegabyteFile))
         #expect(try Data(contentsOf: folder.appendingPathComponent("big.bin")) == expected)
     }
+
+    /// Ctrl-C writes `FILE.gannet-resume`: a link planted there is neither followed nor
+    /// replaced; the partial download is not kept (no record to continue it) and is deleted.
+    @Test func aLinkAtTheResumeRecordIsNotFollowedWhenInterrupted() async throws {
+        let victim = try victim()
+        let record = folder.appendingPathComponent("big.bin.gannet-resume").path
+        try FileManager.default.createSymbolicLink(atPath: record, withDestinationPath: victim)
+        let folder = self.folder
+        // 10 MiB at nginx's 4 MiB/s, interrupted once 1 MiB is in the partial file.
+        let interrupted = try await GannetBinary.runInterrupted(
+            ["-d", "-c", "-o", "big.bin", "\(nginx)/slow-files/10m.bin"],
+            in: folder,
+            environment: ["TMPDIR": folder.path]
+        ) { _ in
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+            return names.contains { name in
+                let path = folder.appendingPathComponent(name).path
+                let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size]) as? Int
+                return name.hasPrefix("gannet-download-") && (size ?? 0) > 1 << 20
+            }
+        }
+        #expect(interrupted.status == 130, "\(interrupted.err)")
+        #expect(interrupted.err.contains("cannot keep the partial download"), "\(interrupted.err)")
+        #expect(FileManager.default.contents(atPath: victim) == Data("precious".utf8))
+        #expect(status(record).map { $0.st_mode & S_IFMT == S_IFLNK } == true)
+        let left = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+        #expect(!left.contains { $0.hasPrefix("gannet-download-") }, "\(left)")
+    }
 }

@@ -68,6 +68,8 @@ struct ContinuableDownload {
                         terminal.err(
                             "\ngannet: warning: cannot keep the partial download (\(ControlEscaping.escaped(error.message)))\n"
                         )
+                        // Without its record nothing can continue the partial file: not left behind.
+                        Self.deletePartialFile(named: data)
                     }
                 }
                 kept.send(())
@@ -80,6 +82,12 @@ struct ContinuableDownload {
             unlink(record.path)
         }
         return response
+    }
+
+    /// Deletes the partial file that resume data, just produced by this process, names.
+    static func deletePartialFile(named resumeData: Data) {
+        let fields = (try? JSONSerialization.jsonObject(with: resumeData)) as? [String: Any]
+        if let file = fields?["file"] as? String { unlink(file) }
     }
 
     /// The resume record, if there is one this user wrote: a record that is a link, someone
