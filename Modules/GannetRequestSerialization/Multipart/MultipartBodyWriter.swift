@@ -15,9 +15,8 @@ extension ConfigurableRequestSerializer {
     ///
     /// - Throws: ``RequestSerializationError/Code/bodyWriteFailed`` when the request has no
     ///   body stream, `fileURL` is not a file URL, is a symbolic link or not a regular file,
-    ///   the file cannot be written (the ``GannetCore/PrivateFileError`` is the underlying
-    ///   error), or the stream
-    ///   yields a different number of bytes than its `Content-Length`; the stream's own error
+    ///   the file cannot be written (a `PrivateFileError` is the underlying error), or the
+    ///   stream yields a different number of bytes than its `Content-Length`; the stream's own error
     ///   (such as ``RequestSerializationError/Code/bodyStreamFailed``) when reading fails.
     public func writeMultipartBody(of request: URLRequest, to fileURL: URL) async throws -> URLRequest {
         try await withCheckedThrowingContinuation { continuation in
