@@ -70,9 +70,28 @@ struct ResumeData: Codable, Equatable {
         guard resume.offset > 0, resume.validator != nil else {
             throw GannetError(.invalidResumeData, "The resume data has no offset or no validator for If-Range")
         }
+        // Only the private temporary file a cancelled download kept may be continued: the
+        // partial file is truncated to `offset` and the server's bytes written after it, so
+        // resume data naming any other file (a link, a file of someone else's, one of the
+        // user's own) would let whoever wrote it overwrite that file (docs/security.md, "Files").
+        let name = (resume.file as NSString).lastPathComponent
+        guard name.hasPrefix(FileSink.prefix), name.hasSuffix(FileSink.suffix) else {
+            throw GannetError(
+                .invalidResumeData,
+                "The resume data names \(resume.file), which is not a partial download file of Gannet's"
+            )
+        }
         var status = stat()
-        guard stat(resume.file, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else {
+        guard lstat(resume.file, &status) == 0 else {
             throw GannetError(.invalidResumeData, "The partial download file \(resume.file) is gone")
+        }
+        guard status.st_mode & S_IFMT == S_IFREG, status.st_uid == geteuid(), status.st_nlink == 1,
+            status.st_mode & 0o077 == 0
+        else {
+            throw GannetError(
+                .invalidResumeData,
+                "The partial download file \(resume.file) is not a private regular file of this user's"
+            )
         }
         guard Int64(status.st_size) >= resume.offset else {
             throw GannetError(

@@ -84,6 +84,15 @@ struct ResumableDownloadTests {
         FileManager.default.temporaryDirectory.appendingPathComponent("gannet-resumed-\(UUID()).bin")
     }
 
+    /// A partial file as a cancelled download keeps it, `gannet-download-….tmp` and 0600:
+    /// resume data naming any other file is refused (docs/auth-cookies-cache.md).
+    private func partialFile(_ contents: Data) throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("gannet-download-\(UUID()).tmp")
+        try contents.write(to: url)
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: url.path)
+        return url
+    }
+
     @Test func aCancelledDownloadResumesByteExactAndFetchesOnlyTheRest() async throws {
         // At nginx's 4 MiB/s, so the cancellation lands mid-body.
         let url = servers.nginx.adding("/slow-files/10m.bin?resume=\(UUID().uuidString)")
@@ -167,8 +176,7 @@ struct ResumableDownloadTests {
             kept = 2 << 20
         case .rangeIgnored: url = servers.httpbin.adding("/bytes/65536?seed=7")
         }
-        let partial = temporaryFile()
-        try Data(repeating: 0x55, count: kept).write(to: partial)
+        let partial = try partialFile(Data(repeating: 0x55, count: kept))
         var etag = "\"stale\""
         if restart == .unsatisfiableRange {
             let head = await manager.response(for: URLRequest(url: url), serializer: .passthrough)
@@ -194,8 +202,7 @@ struct ResumableDownloadTests {
     @Test func resumeDataThatCannotResumeIsATypedError() throws {
         let manager = SessionManager(configuration: .ephemeral)
         defer { manager.invalidateAndCancel() }
-        let partial = temporaryFile()
-        try Data(count: 10).write(to: partial)
+        let partial = try partialFile(Data(count: 10))
         defer { try? FileManager.default.removeItem(at: partial) }
         func resumeData(_ fields: [String: Any]) throws -> Data {
             var base: [String: Any] = [

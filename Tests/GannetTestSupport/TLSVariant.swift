@@ -49,6 +49,9 @@ public enum TLSVariant: String, Sendable, CaseIterable, Hashable {
     case stapledGoodTLS13Only
     /// ``stapledRevoked`` over TLS 1.3 only.
     case stapledRevokedTLS13Only
+    /// A valid chain for `localhost` whose leaf's common name carries terminal escapes (OSC 0
+    /// ended by BEL, CSI 2J, a C1 CSI, a bidi override): what `gannet pins` must print escaped.
+    case hostileSubject
 
     /// Whether the endpoint staples an OCSP response (``TestCertificates/stapledOCSPResponse(_:)``).
     public var staplesOCSPResponse: Bool {

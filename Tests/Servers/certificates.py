@@ -162,6 +162,10 @@ def generate(directory: str) -> dict:
                                     sans=localhost),
         # A valid chain whose leaf the intermediate's OCSP response declares revoked.
         "revoked": _leaf("revoked", intermediate, [intermediate], sans=localhost),
+        # A valid leaf for localhost whose common name carries terminal escapes: OSC 0 (retitle
+        # the window) ended by BEL, CSI 2J (clear the screen), a C1 CSI and a bidi override.
+        "hostileSubject": _leaf("hostile-subject", intermediate, [intermediate], sans=localhost,
+                                subject="evil\x1b]0;pwned\x07\x1b[2J\u009b31m\u202ename"),
     }
     client = _leaf("client", client_ca, [], subject="Gannet Test Client", client=True)
 

@@ -158,6 +158,7 @@ class Routes(_InterceptorRoutes):
             "/stacked-encoding": self.bomb,
             "/gzip-compressible": self.gzip_compressible,
             "/raw-head": self.raw_head,
+            "/hostile-text": self.hostile_text,
         }
         self.prefixed = {"/chain/": self.chain, "/delay-ms/": self.delay, "/status/": self.status}
         self.prefixed["/concurrency/"] = ConcurrencyRoutes().handle
@@ -337,6 +338,30 @@ class Routes(_InterceptorRoutes):
             b"Content-Type: text/plain",
             b"Content-Length: 2",
         ]
+        return await _finish(writer, b"\r\n".join(lines) + b"\r\n\r\nok")
+
+    # OSC 0 (retitle) ended by BEL, CSI 2J (clear the screen), a C1 CSI (U+009B) and a bidi
+    # override (U+202E), as raw UTF-8 bytes.
+    HOSTILE = b"\x1b]0;pwned\x07\x1b[2J\xc2\x9b31m\xe2\x80\xae"
+
+    async def hostile_text(self, request, reader, writer) -> bool:
+        """Terminal escapes (HOSTILE) in every place a server's text can reach gannet's output:
+        the reason phrase, a header value, a Content-Disposition file name; `?status=N` sets
+        the status, `?location=1` makes it a 302 whose Location carries them, `?name=1` puts
+        them in a header name (which is not a token: a protocol violation)."""
+        hostile = self.HOSTILE
+        status = request.query.get("status", "302" if "location" in request.query else "200").encode()
+        lines = [
+            b"HTTP/1.1 " + status + b" Reason" + hostile,
+            b"X-Hostile: value" + hostile,
+            b'Content-Disposition: attachment; filename="name' + hostile + b'.txt"',
+            b"Content-Type: text/plain",
+            b"Content-Length: 2",
+        ]
+        if "location" in request.query:
+            lines.append(b"Location: /ok?" + hostile)
+        if "name" in request.query:
+            lines.append(b"X-Name" + hostile + b": value")
         return await _finish(writer, b"\r\n".join(lines) + b"\r\n\r\nok")
 
     # MARK: compression bombs

@@ -44,6 +44,8 @@ TLS_VARIANTS: dict[str, Variant] = {
     "stapledRevokedTLS12Only": Variant("revoked", "localhost", "ssl_protocols TLSv1.2;", staples=True),
     "stapledGoodTLS13Only": Variant("good", "localhost", "ssl_protocols TLSv1.3;", staples=True),
     "stapledRevokedTLS13Only": Variant("revoked", "localhost", "ssl_protocols TLSv1.3;", staples=True),
+    # A leaf whose subject carries terminal escapes (certificates.py): what `gannet pins` prints.
+    "hostileSubject": Variant("hostileSubject", "localhost"),
 }
 
 # nginx staples a response read from a file (no responder is asked) whenever the client sends the

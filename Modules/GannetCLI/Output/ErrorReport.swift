@@ -5,8 +5,9 @@ enum ErrorReport {
     static func describe(_ error: any Error) -> (message: String, status: ExitStatus) {
         switch error {
         case let error as CLIError:
-            // A usage error may quote an argument such as a proxy URL with its password.
-            return (CredentialRedaction.text(error.message), error.status)
+            // A usage error may quote an argument such as a proxy URL with its password, and a
+            // server's or a certificate's text.
+            return (ControlEscaping.escaped(CredentialRedaction.text(error.message)), error.status)
         case let error as URLError:
             let status: ExitStatus
             switch error.code {

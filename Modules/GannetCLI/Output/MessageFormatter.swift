@@ -12,13 +12,17 @@ enum MessageFormatter {
         var target = components?.percentEncodedPath.nonEmpty ?? "/"
         if let query = components?.percentEncodedQuery { target += "?" + query }
         let version = httpVersion?.nonEmpty ?? "HTTP/1.1"
-        var lines = [palette.method(request.httpMethod ?? "GET") + " " + target + " " + version]
+        // After a redirect the target and headers are partly the server's (Location, cookies).
+        var lines = [
+            palette.method(ControlEscaping.escaped(request.httpMethod ?? "GET")) + " " + ControlEscaping.escaped(target)
+                + " " + ControlEscaping.escaped(version)
+        ]
         var headers = request.allHTTPHeaderFields ?? [:]
         if let host = url?.host, !headers.keys.contains(where: { $0.lowercased() == "host" }) {
             headers["Host"] = url?.port.map { "\(host):\($0)" } ?? host
         }
         for (name, value) in headers.sorted(by: { $0.key.lowercased() < $1.key.lowercased() }) {
-            lines.append(palette.headerName(name) + ": " + ControlEscaping.escaped(value))
+            lines.append(palette.headerName(ControlEscaping.escaped(name)) + ": " + ControlEscaping.escaped(value))
         }
         return lines.joined(separator: "\n") + "\n"
     }
@@ -36,7 +40,7 @@ enum MessageFormatter {
         let version = head?.httpVersion.nonEmpty ?? httpVersion ?? "HTTP/1.1"
         let reason = head.map { ControlEscaping.escaped($0.reasonPhrase) } ?? ""
         let status = reason.isEmpty ? "\(response.statusCode)" : "\(response.statusCode) \(reason)"
-        var lines = [version + " " + palette.status(status, code: response.statusCode)]
+        var lines = [ControlEscaping.escaped(version) + " " + palette.status(status, code: response.statusCode)]
         let fields: [(name: String, value: String)]
         if let head {
             fields = head.fields

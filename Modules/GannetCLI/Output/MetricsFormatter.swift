@@ -28,6 +28,8 @@ enum MetricsFormatter {
             ("Request body", "\(metrics.countOfRequestBodyBytesSent) bytes sent"),
             ("Response body", "\(metrics.countOfResponseBodyBytesReceived) bytes received"),
         ]
-        return lines.map { palette.headerName($0.0) + ": " + $0.1 }.joined(separator: "\n") + "\n"
+        // The protocol and address come from libcurl's view of the exchange: escaped all the same.
+        return lines.map { palette.headerName($0.0) + ": " + ControlEscaping.escaped($0.1) }.joined(separator: "\n")
+            + "\n"
     }
 }

@@ -1,11 +1,16 @@
 import Gannet
 import Synchronization
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// `--continue` with `--output FILE`: httpie's resumable downloads, on core's resume data.
 ///
 /// Interrupted (Ctrl-C), the download is cancelled with `cancel(byProducingResumeData:)`: the
 /// partial file stays in the temporary folder and the resume data is written next to FILE as
-/// `FILE.gannet-resume` (0600). The next run with `--continue` reads it and continues with
+/// `FILE.gannet-resume` (created new, 0600, replacing any record in one step; a link there is
+/// refused: ``PrivateFile``). The next run with `--continue` reads it and continues with
 /// `downloadTask(withResumeData:)` (`Range` and `If-Range`: only the rest is sent, or the whole
 /// body again if the server's file changed), and removes it once the download ended. Resume
 /// data that can no longer be used (its partial file is gone) starts the download again.
@@ -24,7 +29,7 @@ struct ContinuableDownload {
         let finished = Signal<DataResponse<URL>>()
         let complete: @Sendable (DataResponse<URL>) -> Void = { finished.send($0) }
         var task: SessionTask?
-        if let data = FileManager.default.contents(atPath: record.path) {
+        if let data = readRecord() {
             do {
                 task = try session.downloadTask(
                     withResumeData: data,
@@ -34,7 +39,9 @@ struct ContinuableDownload {
                 )
                 terminal.err("gannet: continuing the download into \(ControlEscaping.escaped(file.path))\n")
             } catch {
-                terminal.err("gannet: warning: cannot continue (\(error.message)); downloading it all again\n")
+                terminal.err(
+                    "gannet: warning: cannot continue (\(ControlEscaping.escaped(error.message))); downloading it all again\n"
+                )
             }
         }
         let running =
@@ -53,8 +60,17 @@ struct ContinuableDownload {
             return await finished.value
         } onCancel: {
             running.cancel { data in
-                if let data, Self.write(data, to: record) {
-                    terminal.err("\ngannet: kept the partial download; run the same command again to continue it\n")
+                if let data {
+                    do throws(PrivateFileError) {
+                        try PrivateFile.replace(record.path, with: data)
+                        terminal.err("\ngannet: kept the partial download; run the same command again to continue it\n")
+                    } catch {
+                        terminal.err(
+                            "\ngannet: warning: cannot keep the partial download (\(ControlEscaping.escaped(error.message)))\n"
+                        )
+                        // Without its record nothing can continue the partial file: not left behind.
+                        Self.deletePartialFile(named: data)
+                    }
                 }
                 kept.send(())
             }
@@ -62,14 +78,31 @@ struct ContinuableDownload {
         if Task.isCancelled {
             await kept.value
         } else {
-            try? FileManager.default.removeItem(at: record)
+            // unlink, not removeItem: only the record's own name goes, never a folder there.
+            unlink(record.path)
         }
         return response
     }
 
-    /// Writes resume data readable by its owner only; `false` when it could not be written.
-    static func write(_ data: Data, to url: URL) -> Bool {
-        FileManager.default.createFile(atPath: url.path, contents: data, attributes: [.posixPermissions: 0o600])
+    /// Deletes the partial file that resume data, just produced by this process, names.
+    static func deletePartialFile(named resumeData: Data) {
+        let fields = (try? JSONSerialization.jsonObject(with: resumeData)) as? [String: Any]
+        if let file = fields?["file"] as? String { unlink(file) }
+    }
+
+    /// The resume record, if there is one this user wrote: a record that is a link, someone
+    /// else's, or writable by others is refused with a warning (it names the file the download
+    /// continues, and core refuses any file but its own partial one too: docs/cli.md,
+    /// "Downloads").
+    func readRecord() -> Data? {
+        do {
+            return try PrivateFile.read(record.path, maximumBytes: 1 << 20)
+        } catch {
+            terminal.err(
+                "gannet: warning: ignoring \(ControlEscaping.escaped(record.path)) (\(ControlEscaping.escaped(error.message))); downloading it all again\n"
+            )
+            return nil
+        }
     }
 }
 

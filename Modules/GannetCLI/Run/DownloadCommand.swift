@@ -1,5 +1,9 @@
 import Gannet
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// `--download` and `--output FILE`: the body is streamed to a temporary file by core's
 /// download task and moved into place when complete, never held in memory. Heads go to
 /// stderr, so stdout stays clean.
@@ -25,6 +29,13 @@ struct DownloadCommand {
         if let explicit, Self.isDirectory(explicit) {
             throw CLIError(
                 "--output \(ControlEscaping.escaped(explicit.path)) is a directory; name a file (nothing was downloaded)"
+            )
+        }
+        // Nor through a link, dangling or not: the core refuses it too (docs/cli.md, "Downloads").
+        var status = stat()
+        if let explicit, lstat(explicit.path, &status) == 0, status.st_mode & S_IFMT == S_IFLNK {
+            throw CLIError(
+                "--output \(ControlEscaping.escaped(explicit.path)) is a symbolic link; name the file itself (nothing was downloaded)"
             )
         }
         let requireSuccess = options.download
@@ -81,9 +92,7 @@ struct DownloadCommand {
         }
         // The temporary file was created private (0600); a saved file gets the usual
         // permissions, as if the shell had created it.
-        let mask = umask(0)
-        umask(mask)
-        try? FileManager.default.setAttributes([.posixPermissions: 0o666 & ~Int(mask)], ofItemAtPath: file.path)
+        Self.makeShellReadable(file.path)
         if options.download {
             let bytes = response.metrics?.countOfResponseBodyBytesReceived ?? 0
             let seconds = max(Date().timeIntervalSince(started), 0.001)
@@ -93,6 +102,23 @@ struct DownloadCommand {
             )
         }
         return command.finalStatus(httpResponse, head: response.responseHead)
+    }
+
+    /// Gives the saved file the mode the shell would (0666 less the umask), through a
+    /// descriptor opened without following a link, so a link swapped in after the move is
+    /// never followed to change another file's mode (docs/cli.md, "Downloads").
+    static func makeShellReadable(_ path: String) {
+        let mask = umask(0)
+        umask(mask)
+        let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        guard descriptor >= 0 else { return }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG, status.st_uid == geteuid() else {
+            return
+        }
+        // A failure leaves the file 0600: private, the safe side.
+        _ = fchmod(descriptor, 0o666 & ~mask)
     }
 
     /// Whether `url` is a directory, or a link to one.
@@ -117,7 +143,10 @@ struct DownloadCommand {
         let ext = (name as NSString).pathExtension
         var candidate = directory.appendingPathComponent(name)
         var counter = 1
-        while FileManager.default.fileExists(atPath: candidate.path) {
+        // Any entry counts as taken, a dangling link included (`lstat`, not `stat`): the
+        // download never replaces a link (docs/cli.md, "Downloads").
+        var status = stat()
+        while lstat(candidate.path, &status) == 0 {
             candidate = directory.appendingPathComponent("\(base)-\(counter)" + (ext.isEmpty ? "" : ".\(ext)"))
             counter += 1
         }

@@ -26,7 +26,9 @@ struct PinsCommand {
             certificates = try TrustPolicyBuilder.loadCertificates(target)
         }
         for certificate in certificates {
-            terminal.out("\(certificate.publicKeyPin)  \(certificate.subjectSummary)\n")
+            // The subject is the server's text (or the file's): escaped, so a name holding
+            // `ESC ] 0 ;` cannot retitle or clear the terminal (docs/cli.md, "What is escaped").
+            terminal.out("\(certificate.publicKeyPin)  \(ControlEscaping.escaped(certificate.subjectSummary))\n")
         }
         return .success
     }

@@ -1,9 +1,5 @@
 import Gannet
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// `--session NAME|PATH`, httpie's sessions: the cookies, the header items and the `--auth` of
 /// one command kept for the next, in a JSON file only its owner can read (0600, in a 0700
 /// folder).
@@ -75,11 +71,18 @@ struct SessionFile {
     }
 
     /// The file's contents, or an empty session when there is no file yet.
+    ///
+    /// Only a file this user owns and no one else can write is read, never through a symbolic
+    /// link (``PrivateFile/read(_:maximumBytes:)``): a session planted by someone else would
+    /// send their headers and cookies (docs/cli.md, "Sessions").
     func load() throws -> Contents {
-        guard FileManager.default.fileExists(atPath: path) else { return Contents() }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw CLIError("cannot read the session file \(path)")
+        let read: Data?
+        do {
+            read = try PrivateFile.read(path, maximumBytes: Self.maximumFileBytes)
+        } catch {
+            throw CLIError("cannot read the session file \(path): \(error.message)")
         }
+        guard let data = read else { return Contents() }
         let contents: Contents
         do {
             contents = try JSONDecoder().decode(Contents.self, from: data)
@@ -136,8 +139,13 @@ struct SessionFile {
         try write(try encoder.encode(contents))
     }
 
-    /// Creates the folder (0700) and replaces the file in one step: a temporary file created
-    /// 0600 next to it, then `rename(2)`, so neither a reader nor a crash sees half a session.
+    /// A session file larger than this is refused rather than read.
+    static let maximumFileBytes = 16 << 20
+
+    /// Creates the folder (0700) and replaces the file in one step (``PrivateFile/replace(_:with:)``):
+    /// a new file created 0600 under a random name next to it (`O_EXCL|O_NOFOLLOW`, so nothing
+    /// planted there is written through), flushed, then renamed over it. A session path that is
+    /// a symbolic link or not a regular file is refused (docs/cli.md, "Sessions").
     private func write(_ data: Data) throws {
         let folder = (path as NSString).deletingLastPathComponent
         if !folder.isEmpty {
@@ -147,29 +155,10 @@ struct SessionFile {
                 attributes: [.posixPermissions: 0o700]
             )
         }
-        let temporary = path + ".tmp-\(getpid())"
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else {
-            throw CLIError("cannot write the session file \(path): \(String(cString: strerror(errno)))")
-        }
-        var failed = false
-        data.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let count = Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                if count < 0 {
-                    if errno == EINTR { continue }
-                    failed = true
-                    return
-                }
-                offset += count
-            }
-        }
-        fchmod(descriptor, 0o600)
-        close(descriptor)
-        guard !failed, rename(temporary, path) == 0 else {
-            unlink(temporary)
-            throw CLIError("cannot write the session file \(path): \(String(cString: strerror(errno)))")
+        do {
+            try PrivateFile.replace(path, with: data)
+        } catch {
+            throw CLIError("cannot write the session file \(path): \(error.message)")
         }
     }
 }

@@ -24,17 +24,26 @@ final class FileSink: BodySink {
             try continueFile(at: path, from: offset)
             return
         }
-        let directory = FileManager.default.temporaryDirectory
-        let url = directory.appendingPathComponent("gannet-download-\(UUID().uuidString).tmp")
-        descriptor = Glibc.open(url.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        if descriptor < 0 {
+        // The temporary folder is shared: the file is created new there, never opened
+        // through a name someone else prepared (docs/security.md, "Files").
+        let directory = FileManager.default.temporaryDirectory.path
+        do {
+            let created = try PrivateFile.create(in: directory, prefix: Self.prefix, suffix: Self.suffix)
+            descriptor = created.descriptor
+            url = URL(fileURLWithPath: created.path)
+        } catch {
             throw GannetError(
                 .bodyStreamFailed,
-                "Cannot create the download file in \(directory.path): \(String(cString: strerror(errno)))"
+                "Cannot create the download file in \(directory): \(error.message)",
+                underlyingError: error
             )
         }
-        self.url = url
     }
+
+    /// The temporary file's name is `gannet-download-` + random + `.tmp`; resume data naming
+    /// another file is refused (``ResumeData/decode(_:)``).
+    static let prefix = "gannet-download-"
+    static let suffix = ".tmp"
 
     func write(_ bytes: UnsafeRawBufferPointer) throws {
         var offset = 0
@@ -53,9 +62,19 @@ final class FileSink: BodySink {
 
     /// Opens the partial file of a resumed download, keeps its first `offset` bytes and
     /// writes after them (zero: the whole body again).
+    /// The file must still be the private one an earlier attempt created (no link, this
+    /// user's, mode 0600, one name): resume data naming any other file would truncate it.
     private func continueFile(at path: String, from offset: Int64) throws {
-        descriptor = Glibc.open(path, O_WRONLY | O_CLOEXEC)
-        if descriptor < 0 || ftruncate(descriptor, off_t(offset)) != 0 || lseek(descriptor, 0, SEEK_END) < 0 {
+        do {
+            descriptor = try PrivateFile.openExisting(path, flags: O_WRONLY)
+        } catch {
+            throw GannetError(
+                .invalidResumeData,
+                "Cannot continue the partial download file: \(error.message)",
+                underlyingError: error
+            )
+        }
+        if ftruncate(descriptor, off_t(offset)) != 0 || lseek(descriptor, 0, SEEK_END) < 0 {
             let reason = String(cString: strerror(errno))
             closeFile()
             throw GannetError(.invalidResumeData, "Cannot continue the partial download file \(path): \(reason)")

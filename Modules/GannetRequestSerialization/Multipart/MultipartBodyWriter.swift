@@ -7,12 +7,16 @@ extension ConfigurableRequestSerializer {
     /// whose `Content-Type` and `Content-Length` still describe it.
     ///
     /// The body is copied in 64 KiB chunks on a background thread, so memory stays constant
-    /// and no Swift concurrency thread blocks on file I/O. The file is created (mode 0600) or
-    /// truncated; on failure it is removed.
+    /// and no Swift concurrency thread blocks on file I/O. The body goes to a new file (mode
+    /// 0600, created under a random name beside `fileURL`, never through an existing path),
+    /// which replaces `fileURL` in one step once complete; on failure it is removed and a file
+    /// at `fileURL` is left as it was. A `fileURL` that is a symbolic link (dangling or not) or
+    /// not a regular file is refused (docs/security.md, "Files").
     ///
     /// - Throws: ``RequestSerializationError/Code/bodyWriteFailed`` when the request has no
-    ///   body stream, `fileURL` is not a file URL, the file cannot be written, or the stream
-    ///   yields a different number of bytes than its `Content-Length`; the stream's own error
+    ///   body stream, `fileURL` is not a file URL, is a symbolic link or not a regular file,
+    ///   the file cannot be written (a `PrivateFileError` is the underlying error), or the
+    ///   stream yields a different number of bytes than its `Content-Length`; the stream's own error
     ///   (such as ``RequestSerializationError/Code/bodyStreamFailed``) when reading fails.
     public func writeMultipartBody(of request: URLRequest, to fileURL: URL) async throws -> URLRequest {
         try await withCheckedThrowingContinuation { continuation in
@@ -69,30 +73,29 @@ enum MultipartBodyWriter {
             )
         }
         let path = fileURL.path
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else {
+        do {
+            try PrivateFile.replace(path) { descriptor, _ in
+                stream.open()
+                defer { stream.close() }
+                let total = try copy(stream, to: descriptor, path: path, request: request)
+                if let declared = request.value(forHTTPHeaderField: "Content-Length").flatMap(UInt64.init),
+                    declared != total
+                {
+                    throw RequestSerializationError(
+                        .bodyWriteFailed,
+                        "The body stream yielded \(total) bytes, but Content-Length is \(declared)",
+                        failingRequest: request
+                    )
+                }
+            }
+        } catch let error as PrivateFileError {
             throw RequestSerializationError(
                 .bodyWriteFailed,
-                "Cannot create \(path): \(String(cString: strerror(errno)))",
-                failingRequest: request
+                "Cannot write \(path): \(error.message)",
+                failingRequest: request,
+                underlyingError: error
             )
         }
-        var succeeded = false
-        defer {
-            close(descriptor)
-            if !succeeded { unlink(path) }
-        }
-        stream.open()
-        defer { stream.close() }
-        let total = try copy(stream, to: descriptor, path: path, request: request)
-        if let declared = request.value(forHTTPHeaderField: "Content-Length").flatMap(UInt64.init), declared != total {
-            throw RequestSerializationError(
-                .bodyWriteFailed,
-                "The body stream yielded \(total) bytes, but Content-Length is \(declared)",
-                failingRequest: request
-            )
-        }
-        succeeded = true
         var result = request
         result.httpBodyStream = nil
         return result
