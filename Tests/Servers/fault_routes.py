@@ -161,6 +161,9 @@ class Routes(_InterceptorRoutes):
         self.prefixed["/download/"] = download_routes.handle
         self.prefixed["/integrity/"] = IntegrityRoutes().handle  # integrity_routes.py
         self.prefixed["/mixed-replace/"] = MixedReplaceRoutes().handle
+        from held_routes import HeldRoutes  # held_routes.py: bodies held until a test releases them
+
+        self.prefixed["/held/"] = HeldRoutes().handle
         self._init_interceptor_routes()
 
     def start_building_bombs(self) -> None:
