@@ -103,7 +103,9 @@ class HeldRoutes:
             try:
                 await writer.drain()
                 await self._send(writer, file, prefix - start, record)
-                if prefix < length and not key.released.is_set():
+                # Held only where the prefix ends inside what this request asked for: a range
+                # request for the rest (a continued download) is sent at once.
+                if start < prefix < length and not key.released.is_set():
                     if not await self._hold(reader, key):
                         record["aborted"] = True
                         writer.close()
