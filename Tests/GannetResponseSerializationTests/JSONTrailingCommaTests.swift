@@ -23,7 +23,7 @@ struct JSONTrailingCommaTests {
             #expect(try JSONResponseSerializer().serialize(response, Fixture.data(text)) != nil, "\(text)")
         }
         // JSON5, where a trailing comma is allowed, is the decoder's to accept.
-        var decoder = JSONDecoder()
+        let decoder = JSONDecoder()
         decoder.allowsJSON5 = true
         #expect(
             try DecodableResponseSerializer<[Int]>(decoder: decoder).serialize(response, Fixture.data("[1,]")) == [1]
