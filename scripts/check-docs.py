@@ -13,6 +13,15 @@ marker or usage. docs/README.md ("Snippets compile") describes the markers:
                                         when the block awaits),
   <!-- snippet: fragment(a: T, b: U) -->  with those parameters in scope, every Gannet module
                                         imported; its declarations stay local to it
+  <!-- snippet: fragment(...) sync-only reason="..." -->  a fragment that compiles only in a
+                                        synchronous function (the page must say so, the reason
+                                        says why)
+
+A block that does not await is checked in both contexts a reader may paste it into: as written
+(a synchronous function, or main.swift), and in an asynchronous one (an `async throws` function,
+or main.swift with a top-level `await`), where Swift 6 refuses APIs marked unavailable from
+asynchronous contexts (OperationQueue.addOperations(_:waitUntilFinished:)). An error in the
+second is reported with "(in an async context)".
   <!-- snippet: skip reason="..." -->   not compiled; the reason is mandatory
   <!-- snippet: keep -->                a whole main.swift, like no marker, whose declarations are
                                         then added to the file's context for the later snippets
@@ -46,7 +55,7 @@ GANNET_IMPORTS = [
 ]
 
 MARKER = re.compile(r"^<!--\s*snippet:\s*(?P<body>.*?)\s*-->$")
-FRAGMENT = re.compile(r"^fragment(?:\((?P<params>.*)\))?$")
+FRAGMENT = re.compile(r'^fragment(?:\((?P<params>.*)\))?(?:\s+sync-only\s+reason="(?P<sync_reason>[^"]*)")?$')
 SKIP = re.compile(r'^skip\s+reason="(?P<reason>[^"]*)"$')
 IMPORT = re.compile(r"^\s*(@\w+\s+)?((public|internal|package|private|fileprivate)\s+)?import\s+\w")
 FENCE = re.compile(r"^(?P<indent>\s*)(?P<fence>`{3,}|~{3,})\s*(?P<info>\S*)")
@@ -72,6 +81,7 @@ class Snippet:
     reason: str = ""
     keep: bool = False
     context: Context | None = None
+    sync_only: bool = False
 
     @property
     def where(self) -> str:
@@ -138,6 +148,10 @@ def _snippet(doc: Path, text: list[str], fence_index: int, block: list[str], con
     if m := FRAGMENT.match(body):
         snippet.mode = "fragment"
         snippet.params = (m.group("params") or "").strip()
+        if m.group("sync_reason") is not None:
+            if not m.group("sync_reason").strip():
+                raise MarkerError(f"{doc}:{k + 1}: sync-only needs a reason: sync-only reason=\"...\"")
+            snippet.sync_only = True
     elif body == "keep":
         snippet.keep = True
     elif body.startswith("skip"):
@@ -156,19 +170,24 @@ def _snippet(doc: Path, text: list[str], fence_index: int, block: list[str], con
 @dataclass
 class Generated:
     source: str
-    # generated line (1-based) -> (doc, doc line, columns added in front)
-    lines: dict[int, tuple[Path, int, int]]
+    # generated line (1-based) -> (doc, doc line, columns added in front, context note)
+    lines: dict[int, tuple[Path, int, int, str]]
     parse_as_library: bool
+    # main.swift again with a top-level `await`, for a block that does not await
+    async_source: str | None = None
+
+
+ASYNC_NOTE = " (in an async context)"
 
 
 def generate(snippet: Snippet, imports: list[str]) -> Generated:
     out: list[str] = []
-    mapping: dict[int, tuple[Path, int, int]] = {}
+    mapping: dict[int, tuple[Path, int, int, str]] = {}
 
-    def emit(line: str, origin: tuple[Path, int] | None = None, indent: int = 0) -> None:
+    def emit(line: str, origin: tuple[Path, int] | None = None, indent: int = 0, note: str = "") -> None:
         out.append(" " * indent + line)
         if origin:
-            mapping[len(out)] = (origin[0], origin[1], indent)
+            mapping[len(out)] = (origin[0], origin[1], indent, note)
 
     body = list(enumerate(snippet.lines))
     if snippet.mode == "fragment":
@@ -182,18 +201,30 @@ def generate(snippet: Snippet, imports: list[str]) -> Generated:
     if snippet.context:
         for line, doc_line in snippet.context.lines:
             emit(line, (snippet.doc, doc_line))
+    awaits = any(re.search(r"\bawait\b", line) for _, line in body)
     if snippet.mode == "fragment":
-        # async only when the block awaits: some APIs (OperationQueue.addOperations(_:waitUntilFinished:))
-        # are unavailable from asynchronous contexts.
-        effects = "async throws" if any(re.search(r"\bawait\b", line) for _, line in body) else "throws"
-        emit(f"func snippet({snippet.params}) {effects} {{", (snippet.doc, snippet.line - 1))
-        for offset, line in body:
-            emit(line, (snippet.doc, snippet.line + offset), indent=4)
-        emit("}")
+        # A block that awaits needs an async function; one that does not is checked in both a
+        # synchronous and an asynchronous one (some APIs, such as
+        # OperationQueue.addOperations(_:waitUntilFinished:), are unavailable from asynchronous
+        # contexts), unless marked sync-only.
+        contexts = [("snippet", "async throws", "")] if awaits else [("snippet", "throws", "")]
+        if not awaits and not snippet.sync_only:
+            contexts.append(("snippetInAsyncContext", "async throws", ASYNC_NOTE))
+        for name, effects, note in contexts:
+            emit(f"func {name}({snippet.params}) {effects} {{", (snippet.doc, snippet.line - 1), note=note)
+            for offset, line in body:
+                emit(line, (snippet.doc, snippet.line + offset), indent=4, note=note)
+            emit("}")
     else:
         for offset, line in enumerate(snippet.lines):
             emit(line, (snippet.doc, snippet.line + offset))
-    return Generated("\n".join(out) + "\n", mapping, parse_as_library=snippet.mode == "fragment")
+    source = "\n".join(out) + "\n"
+    if snippet.mode != "fragment" and not awaits:
+        # The same top-level code in an async context: a top-level `await` makes main.swift one
+        # (SE-0343). Checked as a second file, so that the first keeps its own diagnostics.
+        async_source = source + "await Task.yield()\n"
+        return Generated(source, mapping, parse_as_library=False, async_source=async_source)
+    return Generated(source, mapping, parse_as_library=snippet.mode == "fragment")
 
 
 DIAGNOSTIC = re.compile(r"^(?P<file>[^:\s]+\.swift):(?P<line>\d+):(?P<column>\d+): (?P<kind>error|warning|note): (?P<message>.*)$")
@@ -202,16 +233,24 @@ DIAGNOSTIC = re.compile(r"^(?P<file>[^:\s]+\.swift):(?P<line>\d+):(?P<column>\d+
 def check(snippet: Snippet, index: int, scratch: Path, swiftc_flags: list[str], imports: list[str]) -> tuple[Snippet, bool, str]:
     generated = generate(snippet, imports)
     directory = scratch / f"snippet-{index:03d}"
+    report = _typecheck(generated, generated.source, directory, swiftc_flags, "")
+    if not report and generated.async_source is not None:
+        report = _typecheck(generated, generated.async_source, directory / "async", swiftc_flags, ASYNC_NOTE)
+    return snippet, not report, "\n".join(report)
+
+
+def _typecheck(generated: Generated, text: str, directory: Path, swiftc_flags: list[str], note: str) -> list[str]:
+    """The errors of one generated source, at their Markdown lines; empty when it compiles."""
     directory.mkdir(parents=True, exist_ok=True)
     source = directory / ("snippet.swift" if generated.parse_as_library else "main.swift")
-    source.write_text(generated.source, encoding="utf-8")
+    source.write_text(text, encoding="utf-8")
     command = ["swiftc", "-typecheck", "-swift-version", "6", *swiftc_flags]
     if generated.parse_as_library:
         command.append("-parse-as-library")
     command.append(str(source))
     result = subprocess.run(command, capture_output=True, text=True)
     if result.returncode == 0:
-        return snippet, True, ""
+        return []
     report: list[str] = []
     for raw in (result.stdout + result.stderr).splitlines():
         m = DIAGNOSTIC.match(raw)
@@ -220,14 +259,18 @@ def check(snippet: Snippet, index: int, scratch: Path, swiftc_flags: list[str], 
                 continue
             origin = generated.lines.get(int(m.group("line")))
             column = int(m.group("column"))
-            where = f"{origin[0]}:{origin[1]}:{max(1, column - origin[2])}" if origin else f"{source}:{m.group('line')}:{column}"
-            report.append(f"{where}: {m.group('kind')}: {m.group('message')}")
+            if origin:
+                where = f"{origin[0]}:{origin[1]}:{max(1, column - origin[2])}"
+                context = origin[3] or note
+            else:
+                where, context = f"{source}:{m.group('line')}:{column}", note
+            report.append(f"{where}: {m.group('kind')}: {m.group('message')}{context}")
         elif m is None and raw.strip() and not raw.startswith(("warning:", "note:")) and "|" not in raw[:12]:
             report.append(f"  {raw}")
     if not report:
         report.append(f"  swiftc exited with status {result.returncode}: {(result.stdout + result.stderr).strip()}")
     report.append(f"  (generated source: {source})")
-    return snippet, False, "\n".join(report)
+    return report
 
 
 def main() -> int:

@@ -5,7 +5,8 @@
 #   scripts/check-docs.sh --no-build            # reuse the modules of the last build
 #   scripts/check-docs.sh docs/new-page.md      # check only these files (or directories)
 # First proves the checker fails: a fixture with a deliberately broken snippet must be refused,
-# at the line of the broken call. Exits non-zero if that proof or any snippet fails.
+# at the line of the broken call, and one that compiles only in a synchronous function must be
+# refused in an asynchronous one. Exits non-zero if that proof or any snippet fails.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -40,5 +41,20 @@ if [ "$status" != 1 ] || ! grep -q "^$expected.*error: .*fetchEverything" "$scra
     exit 1
 fi
 echo "check-docs: the checker refuses the broken fixture: $(grep -m1 "^$expected" "$scratch/fixture.log")"
+
+# And a snippet that compiles only in a synchronous function: checked in an async one too.
+fixture=scripts/fixtures/check-docs/sync-only.md
+set +e
+python3 scripts/check-docs.py --modules "$modules" --scratch "$scratch/sync-only" "$fixture" > "$scratch/sync-only.log" 2>&1
+status=$?
+set -e
+expected="$fixture:9:"
+if [ "$status" != 1 ] || ! grep -q "^$expected.*error: .*(in an async context)$" "$scratch/sync-only.log" \
+    || ! grep -q "1 of 2 snippet(s) compile" "$scratch/sync-only.log"; then
+    echo "check-docs: the checker did not refuse $fixture in an async context (status $status, expected 1 and an error at $expected):" >&2
+    cat "$scratch/sync-only.log" >&2
+    exit 1
+fi
+echo "check-docs: the checker refuses the sync-only fixture in an async context: $(grep -m1 "^$expected" "$scratch/sync-only.log")"
 
 python3 scripts/check-docs.py --modules "$modules" --scratch "$scratch/docs" "$@"

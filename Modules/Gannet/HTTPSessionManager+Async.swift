@@ -109,6 +109,7 @@ extension HTTPSessionManager {
     }
 
     /// `POST`, serialized by `serializer` (see ``get(_:parameters:headers:serializer:)``).
+    @discardableResult
     public func post<Serializer: ResponseSerializing>(
         _ urlString: String,
         parameters: Parameters? = nil,
@@ -119,6 +120,7 @@ extension HTTPSessionManager {
     }
 
     /// `PUT`, serialized by `serializer` (see ``get(_:parameters:headers:serializer:)``).
+    @discardableResult
     public func put<Serializer: ResponseSerializing>(
         _ urlString: String,
         parameters: Parameters? = nil,
@@ -129,6 +131,7 @@ extension HTTPSessionManager {
     }
 
     /// `PATCH`, serialized by `serializer` (see ``get(_:parameters:headers:serializer:)``).
+    @discardableResult
     public func patch<Serializer: ResponseSerializing>(
         _ urlString: String,
         parameters: Parameters? = nil,
@@ -139,6 +142,7 @@ extension HTTPSessionManager {
     }
 
     /// `DELETE`, serialized by `serializer` (see ``get(_:parameters:headers:serializer:)``).
+    @discardableResult
     public func delete<Serializer: ResponseSerializing>(
         _ urlString: String,
         parameters: Parameters? = nil,
@@ -170,6 +174,7 @@ extension HTTPSessionManager {
     }
 
     /// `POST`, serialized by ``responseSerializer``.
+    @discardableResult
     public func post(
         _ urlString: String,
         parameters: Parameters? = nil,
@@ -210,6 +215,7 @@ extension HTTPSessionManager {
 
     /// `POST` with a streamed `multipart/form-data` body (see
     /// ``POST(_:parameters:headers:constructingBodyWith:progress:success:failure:)``).
+    @discardableResult
     public func post(
         _ urlString: String,
         parameters: Parameters? = nil,
@@ -226,6 +232,7 @@ extension HTTPSessionManager {
     }
 
     /// `PUT`, serialized by ``responseSerializer``.
+    @discardableResult
     public func put(
         _ urlString: String,
         parameters: Parameters? = nil,
@@ -265,6 +272,7 @@ extension HTTPSessionManager {
     }
 
     /// `PATCH`, serialized by ``responseSerializer``.
+    @discardableResult
     public func patch(
         _ urlString: String,
         parameters: Parameters? = nil,
@@ -304,6 +312,7 @@ extension HTTPSessionManager {
     }
 
     /// `DELETE`, serialized by ``responseSerializer``.
+    @discardableResult
     public func delete(
         _ urlString: String,
         parameters: Parameters? = nil,

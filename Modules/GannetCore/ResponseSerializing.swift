@@ -2,8 +2,10 @@
 /// `Decodable`, an XML document.
 ///
 /// A serializer runs on the session's concurrent processing queue, after the transfer ended,
-/// never on the engine thread. `error` is the transport error, if any; a serializer usually
-/// rethrows it so the completion handler sees the most specific failure.
+/// never on the engine thread. A ``SessionManager`` runs it only for a transfer that succeeded
+/// (as AFNetworking's task delegate): a transport error reaches the completion handler as it
+/// is, so a serializer cannot turn it into a success, and `error` is then always `nil`. A
+/// caller that runs a serializer itself may pass an error; Gannet's serializers rethrow it.
 ///
 /// The core defines the protocol and ``PassthroughResponseSerializer``;
 /// `GannetResponseSerialization` provides validation, JSON, `Decodable` and a registry that

@@ -1,8 +1,15 @@
 extension SessionManager {
-    /// Posts `name` for `task` when the configuration posts task notifications and the task is
-    /// one of the manager's own (it still carries ``taskDescriptionForSessionTasks``).
+    /// Posts `name` for `task` when the configuration posts task notifications; resume and
+    /// suspend only for the manager's own tasks (those that still carry
+    /// ``taskDescriptionForSessionTasks``), as AFNetworking.
     func postTaskNotification(_ name: Notification.Name, for task: SessionTask, userInfo: [AnyHashable: Any]? = nil) {
-        guard configuration.postsTaskNotifications, task.taskDescription == taskDescriptionForSessionTasks else {
+        guard configuration.postsTaskNotifications else { return }
+        // As AFNetworking: only resume and suspend are posted for the manager's own tasks alone
+        // (its taskDidResume:/taskDidSuspend: compare taskDescription); the task delegate posts
+        // DidComplete, and a download's file notifications, for every task (docs/core.md).
+        if name == .gannetTaskDidResume || name == .gannetTaskDidSuspend,
+            task.taskDescription != taskDescriptionForSessionTasks
+        {
             return
         }
         NotificationCenter.default.post(name: name, object: task, userInfo: userInfo)

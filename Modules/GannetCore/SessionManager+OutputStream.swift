@@ -12,8 +12,11 @@ extension SessionManager {
     /// that; so does a stream that takes no byte for the request's timeout. What was already
     /// written stays in the stream.
     ///
-    /// `serializer` sees the response with no body (`data` is `nil`): use one that validates
-    /// the status, or ``PassthroughResponseSerializer`` (its `Data` is then empty). A response
+    /// The stream is closed before the completion handler runs, on success too. `serializer`
+    /// and the response see no body (`data` is `nil`), except for a memory stream
+    /// (`OutputStream.toMemory()`), whose bytes are the data, as AFURLConnectionOperation's
+    /// `responseData` read them: use a serializer that validates the status, or
+    /// ``PassthroughResponseSerializer``. A response
     /// cannot be written twice into one stream, so an interceptor's retry after body bytes were
     /// written fails with ``GannetError/Code/outputStreamFailed``. The body of every part of a
     /// `multipart/x-mixed-replace` response is appended, and the response disposition may not

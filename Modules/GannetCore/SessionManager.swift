@@ -250,7 +250,8 @@ public final class SessionManager: Sendable {
     }
 
     /// Runs the serializer on the processing queue, then the completion handler on the
-    /// completion queue inside the completion group, then posts `gannetTaskDidComplete`.
+    /// completion queue inside the completion group, then posts `gannetTaskDidComplete`. A
+    /// failed transfer is delivered with its error, without running the serializer.
     ///
     /// Three shortcuts keep small exchanges fast without changing what a caller sees: the
     /// passthrough serializer (Gannet's own, constant time) skips the processing queue, running
@@ -293,6 +294,11 @@ public final class SessionManager: Sendable {
                     )
                     return try files.serialize(download) as! Serializer.Output
                 }
+                // As AFNetworking's task delegate: a failed transfer's error goes to the
+                // completion as it is, and the serializer is not run over it (one that ignored
+                // its `error` input turned a failed task into a success). Only a download's
+                // finisher sees the error, to delete its partial file.
+                if let error = outcome.error { throw error }
                 // Gannet's serializers read the parsed head (ResponseView.swift).
                 if !isPassthrough, let viewing = serializer as? any ResponseViewSerializing {
                     return try viewing.serialize(

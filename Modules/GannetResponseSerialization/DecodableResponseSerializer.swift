@@ -70,7 +70,13 @@ public struct DecodableResponseSerializer<T: Decodable & Sendable>: ResponseBody
             )
         }
         do {
-            return try decoder.decode(T.self, from: body)
+            let value = try decoder.decode(T.self, from: body)
+            // JSONDecoder on Linux accepts a trailing comma, which RFC 8259 and Apple's
+            // JSONDecoder (without JSON5) refuse (JSONTrailingComma).
+            if let json = decoder as? JSONDecoder, !json.allowsJSON5, let offset = JSONTrailingComma.offset(in: body) {
+                throw JSONTrailingComma.error(atOffset: offset)
+            }
+            return value
         } catch {
             throw ResponseSerializationError(
                 .decodingFailed,

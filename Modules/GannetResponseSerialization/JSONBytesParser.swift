@@ -15,7 +15,8 @@
 /// - reading options other than `.fragmentsAllowed`, `.mutableContainers` and `.mutableLeaves`;
 /// - bodies that are not plain UTF-8: a byte-order mark, or the NUL bytes from which
 ///   `JSONSerialization` guesses UTF-16 or UTF-32 (both are syntax errors here);
-/// - what `JSONSerialization` accepts beyond RFC 8259: a trailing comma (`[1,]`);
+/// - a trailing comma (`[1,]`), which `JSONSerialization` on Linux accepts beyond RFC 8259 and
+///   ``JSONResponseSerializer`` then refuses (``JSONTrailingComma``);
 /// - a raw U+FEFF opening a string or following an escape, where `String(bytes:encoding:)`
 ///   drops it;
 /// - an exponent too long for an `Int` (see `JSONBytesParser+Numbers.swift`).
@@ -174,7 +175,7 @@ package struct JSONBytesParser {
     }
 
     /// After an item: `true` at the closing bracket, else past the comma at the next item. A
-    /// trailing comma, which JSONSerialization accepts, falls back.
+    /// trailing comma falls back, and the serializer refuses it after JSONSerialization's parse.
     private mutating func nextItemOrEnd(closing: UInt8) throws(Unsupported) -> Bool {
         skipWhitespace()
         if peek == closing {

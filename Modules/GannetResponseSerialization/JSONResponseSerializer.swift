@@ -5,8 +5,10 @@
 /// The result is what `JSONSerialization` would give, as sendable values. The body is parsed
 /// directly from its UTF-8 bytes into that tree; `JSONSerialization` parses what the direct
 /// parser leaves to it, and its `Any` is then rebuilt once from sendable values: every malformed
-/// body, so that the errors are `JSONSerialization`'s own, and rare forms such as UTF-16 bodies
-/// and trailing commas. Either way the values are immutable and cast the way AFNetworking's
+/// body, so that the errors are `JSONSerialization`'s own, and rare forms such as UTF-16 bodies.
+/// A trailing comma (`[1,]`, `{"a":1,}`), which Foundation on Linux accepts, is refused with
+/// ``ResponseSerializationError/Code/jsonDecodingFailed`` as RFC 8259 and Apple's Foundation
+/// refuse it, so that a body a Mac client rejects does not parse here. Either way the values are immutable and cast the way AFNetworking's
 /// Foundation objects did:
 ///
 /// | JSON | Swift value | AFNetworking-style access |
@@ -104,6 +106,9 @@ extension JSONResponseSerializer: ResponseViewSerializing {
         let object: Any
         do {
             object = try JSONSerialization.jsonObject(with: body, options: readingOptions)
+            // Foundation on Linux accepts a trailing comma, which RFC 8259 and Apple's
+            // Foundation refuse; the fast path leaves such a body here (JSONTrailingComma).
+            if let offset = JSONTrailingComma.offset(in: body) { throw JSONTrailingComma.error(atOffset: offset) }
         } catch {
             throw ResponseSerializationError(
                 .jsonDecodingFailed,

@@ -398,8 +398,13 @@ struct CLIDownloadTests: CLIServerSuite {
         // under way, so Ctrl-C must cancel it (the temporary folder is the child's own).
         let scratch = try self.folder()
         defer { try? FileManager.default.removeItem(at: scratch) }
+        // The fault server sends 1 KiB of the body and holds the rest, never released
+        // (Tests/Servers/held_routes.py): no machine speed finishes the download first.
+        let (source, _) = try servers.heldFile(bytes: 64 << 10)
+        defer { try? FileManager.default.removeItem(at: source) }
+        let held = servers.url(.heldFile(key: UUID().uuidString, file: source, prefix: 1 << 10)).absoluteString
         let result = try await GannetBinary.runInterrupted(
-            ["-d", "-o", "slow.bin", "\(fault)/slow-body?bytes=600&interval_ms=100"],
+            ["-d", "-o", "slow.bin", held],
             in: folder,
             environment: ["TMPDIR": scratch.path]
         ) { _ in
@@ -416,14 +421,15 @@ struct CLIDownloadTests: CLIServerSuite {
     }
 
     @Test func ctrlCStopsAStreamedBody() async throws {
-        // 600 bytes, one every 100 ms: a minute unless Ctrl-C stops it, so the exit status and
-        // the byte count tell, with no clock to race on a loaded machine. Interrupted once the
-        // first body byte is out: the body is streaming.
-        let result = try await GannetBinary.runInterrupted(["\(fault)/slow-body?bytes=600&interval_ms=100"]) {
-            !$0.isEmpty
-        }
+        // 100 bytes of the body, then the rest held until the connection closes
+        // (Tests/Servers/held_routes.py): only Ctrl-C ends the run, however fast the machine.
+        // Interrupted once the first body byte is out: the body is streaming.
+        let (source, _) = try servers.heldFile(bytes: 600)
+        defer { try? FileManager.default.removeItem(at: source) }
+        let held = servers.url(.heldFile(key: UUID().uuidString, file: source, prefix: 100)).absoluteString
+        let result = try await GannetBinary.runInterrupted([held]) { !$0.isEmpty }
         #expect(result.status == 130)
-        #expect(result.stdout.count < 600)
+        #expect(result.stdout.count <= 100)
     }
 
     @Test func pipedBodyIsStreamedByteForByte() async throws {

@@ -231,15 +231,20 @@ struct TaskHooksTests {
     @Test func progressCancellationCancelsTheTask() async throws {
         let manager = SessionManager()
         defer { manager.finishTasksAndInvalidate() }
-        let response = await withCheckedContinuation { continuation in
-            let task = manager.dataTask(
-                with: URLRequest(url: servers.url(.slowBody(bytes: 100, intervalMilliseconds: 20))),
-                serializer: .passthrough
-            ) { continuation.resume(returning: $0) }
-            task.resume()
-            DispatchQueue.global().asyncAfter(deadline: .now() + 0.2) { task.downloadProgress.cancel() }
+        // 10 bytes, then the rest held until the connection closes (Tests/Servers/held_routes.py):
+        // the cancel comes mid-body whatever the machine's speed, not after a timer.
+        let (source, _) = try servers.heldFile(bytes: 1000)
+        defer { try? FileManager.default.removeItem(at: source) }
+        let url = servers.url(.heldFile(key: UUID().uuidString, file: source, prefix: 10))
+        let outcome = Mutex<(done: Bool, code: URLError.Code?)>((false, nil))
+        let task = manager.dataTask(with: URLRequest(url: url), serializer: .passthrough) { response in
+            outcome.withLock { $0 = (true, (response.error as? URLError)?.code) }
         }
-        #expect((response.error as? URLError)?.code == .cancelled)
+        task.resume()
+        #expect(await eventually(within: 60) { task.countOfBytesReceived > 0 })
+        task.downloadProgress.cancel()
+        #expect(await eventually(within: 60) { outcome.withLock { $0.done } })
+        #expect(outcome.withLock { $0.code } == .cancelled)
     }
 
     @Test func invalidatedManagerRefusesNewTasks() async throws {

@@ -166,12 +166,57 @@ struct JSONBytesParserTests {
         }
     }
 
-    @Test("Trailing commas parse, as JSONSerialization on Linux allows them (through the fallback)")
-    func trailingCommas() throws {
-        let serializer = JSONResponseSerializer()
+    /// Documents with a trailing comma, which RFC 8259 and Apple's Foundation refuse and
+    /// Foundation on Linux accepts; each otherwise valid.
+    static let trailingCommas: [(String, Data)] =
+        [
+            "[1,]", #"{"a":1,}"#, "[1 , ]", "[1,\n\t]", "[[1,],2]", #"{"a":[1,2,],"b":3}"#, #"[{"a":1,}]"#,
+            #"["a,]",]"#, #"["\"",]"#, #"["\\",]"#, #"{"k,}":"v",}"#, "[true,false,null,]", "[1.5e3,]",
+        ].map { ($0, Data($0.utf8)) } + [
+            // Bodies the fast path leaves for another reason: a raw U+FEFF opening a string, a
+            // byte-order mark, UTF-16 and UTF-32.
+            ("U+FEFF string", Data([0x5B, 0x22, 0xEF, 0xBB, 0xBF, 0x61, 0x22, 0x2C, 0x5D])),
+            ("byte-order mark", Data([0xEF, 0xBB, 0xBF]) + Data("[1,]".utf8)),
+            ("UTF-16LE", Data([0x5B, 0x00, 0x31, 0x00, 0x2C, 0x00, 0x5D, 0x00])),
+            ("UTF-16BE", Data([0x00, 0x5B, 0x00, 0x31, 0x00, 0x2C, 0x00, 0x5D])),
+            ("UTF-16LE with mark", Data([0xFF, 0xFE, 0x5B, 0x00, 0x31, 0x00, 0x2C, 0x00, 0x5D, 0x00])),
+            ("UTF-32LE", Data([0x5B, 0, 0, 0, 0x31, 0, 0, 0, 0x2C, 0, 0, 0, 0x5D, 0, 0, 0])),
+            ("UTF-32BE", Data([0, 0, 0, 0x5B, 0, 0, 0, 0x31, 0, 0, 0, 0x2C, 0, 0, 0, 0x5D])),
+        ]
+
+    /// Commas and brackets inside strings, and commas between items: not trailing commas.
+    static let commasThatAreNotTrailing = [
+        #"["a,]"]"#, #"{"a":",}"}"#, #"["\",]"]"#, #"["\\",1]"#, #"[1, 2]"#, #"{"a":1 , "b":[ 1 ,2 ]}"#, #"[",",","]"#,
+    ]
+
+    @Test(
+        "A trailing comma is refused, as RFC 8259 and Apple's Foundation refuse it, on every path and with every option"
+    )
+    func trailingCommasAreRefused() throws {
         let response = Fixture.response(200, contentType: "application/json")
-        #expect((try serializer.serialize(response, Fixture.data("[1,]")) as? [Any])?.count == 1)
-        #expect((try serializer.serialize(response, Fixture.data(#"{"a":1,}"#)) as? [String: Any])?["a"] as? Int == 1)
+        for (name, body) in Self.trailingCommas {
+            // What this guards against: Foundation on Linux parses every one of them.
+            #expect(parseError(body) == nil, "\(name): JSONSerialization on Linux refuses it now")
+            #expect(JSONBytesParser.parse(body, options: .fragmentsAllowed) == nil, "\(name)")
+            for options in Self.optionSets + [.init(rawValue: 1 << 3)] {
+                for removingNulls in [false, true] {
+                    let serializer = JSONResponseSerializer(
+                        readingOptions: options,
+                        removesKeysWithNullValues: removingNulls
+                    )
+                    let error = serializationError { try serializer.serialize(response, body) }
+                    #expect(error?.code == .jsonDecodingFailed, "\(name) parsed with \(options.rawValue)")
+                    let underlying = error?.underlyingError as? NSError
+                    #expect(underlying?.domain == NSCocoaErrorDomain && underlying?.code == 3840, "\(name)")
+                }
+            }
+            let decodable = DecodableResponseSerializer<AnyJSON>()
+            #expect(serializationError { try decodable.serialize(response, body) }?.code == .decodingFailed, "\(name)")
+        }
+        let error = try #require(
+            serializationError { try JSONResponseSerializer().serialize(response, Fixture.data("[1,]")) }
+        )
+        #expect(error.localizedDescription.contains("Trailing comma at offset 2"), "\(error.localizedDescription)")
     }
 
     @Test("The serializer returns the fast tree, and the fallback's for what the fast path leaves")
@@ -192,14 +237,15 @@ struct JSONBytesParserTests {
         // NSMutableArray hands them back as Swift Bool, which JSONTree used to describe as text.
         let serializer = JSONResponseSerializer(readingOptions: .mutableContainers)
         let response = Fixture.response(200, contentType: "application/json")
-        for body in [#"[true,{"f":false}]"#, #"[true,{"f":false},]"#] {
+        // The second falls back (a raw U+FEFF opening a string).
+        for body in [#"[true,{"f":false}]"#, "[\"\u{FEFF}a\",true,{\"f\":false}]"] {
             let array = try #require(try serializer.serialize(response, Fixture.data(body)) as? [any Sendable])
             let object = try #require(array.last as? [String: any Sendable])
-            for value in [array[0], object["f"]!] {
+            for value in [array[array.count - 2], object["f"]!] {
                 #expect(type(of: value) == type(of: NSNumber(value: true)), "\(body)")
                 #expect((value as? NSNumber).map { String(cString: $0.objCType) } == "c", "\(body)")
             }
-            #expect(array[0] as? Bool == true && object["f"] as? Bool == false)
+            #expect(array[array.count - 2] as? Bool == true && object["f"] as? Bool == false)
         }
     }
 
@@ -227,6 +273,46 @@ struct JSONBytesParserTests {
         Data([0x5B, 0x22, 0xC3, 0x5C, 0x6E, 0xA9, 0x22, 0x5D]),
         Data([0x5B, 0x22, 0xC3, 0xA9, 0x5C, 0x6E, 0xC3, 0x22, 0x5D]),
     ]
+}
+
+/// Any JSON value, for decoding documents of every shape with `JSONDecoder`.
+private enum AnyJSON: Decodable, Sendable {
+    case null
+    case bool(Bool)
+    case number(Double)
+    case string(String)
+    case array([AnyJSON])
+    case object([String: AnyJSON])
+
+    init(from decoder: any Decoder) throws {
+        if var array = try? decoder.unkeyedContainer() {
+            var elements: [AnyJSON] = []
+            while !array.isAtEnd { elements.append(try array.decode(AnyJSON.self)) }
+            self = .array(elements)
+        } else if let object = try? decoder.container(keyedBy: AnyKey.self) {
+            var members: [String: AnyJSON] = [:]
+            for key in object.allKeys { members[key.stringValue] = try object.decode(AnyJSON.self, forKey: key) }
+            self = .object(members)
+        } else {
+            let value = try decoder.singleValueContainer()
+            if value.decodeNil() {
+                self = .null
+            } else if let bool = try? value.decode(Bool.self) {
+                self = .bool(bool)
+            } else if let number = try? value.decode(Double.self) {
+                self = .number(number)
+            } else {
+                self = .string(try value.decode(String.self))
+            }
+        }
+    }
+
+    private struct AnyKey: CodingKey {
+        let stringValue: String
+        init(stringValue: String) { self.stringValue = stringValue }
+        var intValue: Int? { nil }
+        init?(intValue: Int) { nil }
+    }
 }
 
 // MARK: - The differential harness

@@ -239,11 +239,15 @@ struct StreamingTests {
     }
 
     @Test func cancellingWhileIteratingCancelsTheTransfer() async throws {
-        // 600 bytes, one every 100 ms: a minute unless the cancellation stops the transfer.
+        // 100 bytes, then the rest held until the connection closes (Tests/Servers/held_routes.py):
+        // only the cancellation ends the transfer, however fast the machine.
         let manager = try makeManager(servers.fault)
+        let (source, _) = try servers.heldFile(bytes: 600)
+        defer { try? FileManager.default.removeItem(at: source) }
+        let held: Parameters = ["key": UUID().uuidString, "path": source.path, "prefix": 100]
         let firstByte = AsyncStream<Void>.makeStream()
         let work = Task {
-            let (_, body) = try await manager.bytes("slow-body", parameters: ["bytes": 600, "interval_ms": 100])
+            let (_, body) = try await manager.bytes("held/file", parameters: held)
             var received = 0
             for try await chunk in body {
                 received += chunk.count
@@ -280,14 +284,18 @@ struct StreamingTests {
     }
 
     @Test func cancelledDownloadLeavesNoFile() async throws {
-        // 600 bytes, one every 100 ms: a minute, so the download cannot finish before the cancel,
-        // which comes once part of the body is in the temporary file.
+        // 100 bytes, then the rest held until the connection closes (Tests/Servers/held_routes.py):
+        // the download cannot finish before the cancel, which comes once part of the body is in
+        // the temporary file.
         let manager = try makeManager(servers.fault)
+        let (source, _) = try servers.heldFile(bytes: 600)
+        defer { try? FileManager.default.removeItem(at: source) }
+        let held: Parameters = ["key": UUID().uuidString, "path": source.path, "prefix": 100]
         let folder = try temporaryFile(Data()).deletingLastPathComponent()
         defer { try? FileManager.default.removeItem(at: folder) }
         let target = folder.appendingPathComponent("never.bin")
         let work = Task {
-            try await manager.download("slow-body", parameters: ["bytes": 600, "interval_ms": 100], to: target)
+            try await manager.download("held/file", parameters: held, to: target)
         }
         #expect(await eventually(within: 60) { (manager.tasks.first?.countOfBytesReceived ?? 0) > 0 })
         work.cancel()

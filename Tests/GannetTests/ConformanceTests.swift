@@ -159,6 +159,54 @@ struct ConformanceTests {
         #expect(plain.securityPolicy == nil)
     }
 
+    /// AFNetworking's testInvalid…PinningSecurityPolicyWithoutBaseURL: setting a pinning policy
+    /// (either mode) on a manager without a base URL fails, and the policy in force stays what it
+    /// was: none, then a non-pinning one set before.
+    @Test(arguments: [SecurityPolicy.PinningMode.certificate, .publicKey])
+    func setSecurityPolicyWithPinningAndNoBaseURLFailsAndLeavesThePolicyUnset(mode: SecurityPolicy.PinningMode) throws {
+        let manager = HTTPSessionManager(baseURL: nil)
+        defer { manager.session.invalidateAndCancel() }
+        let pinning = try policy(pinning: servers.certificates.leaf(.rsa).pem, mode: mode)
+        #expect {
+            try manager.setSecurityPolicy(pinning)
+        } throws: { ($0 as? InsecureTransportError)?.reason == .noBaseURL }
+        #expect(manager.securityPolicy == nil)
+        #expect(manager.session.serverTrustEvaluator == nil)
+
+        try manager.setSecurityPolicy(SecurityPolicy.default)
+        #expect(throws: InsecureTransportError.self) { try manager.setSecurityPolicy(pinning) }
+        let kept = try #require(manager.securityPolicy as? SecurityPolicy)
+        #expect(kept.pinningMode == .none)
+    }
+
+    /// AFHTTPSessionManagerTests' testCanBeCopied: `copy()` makes a manager with the same base
+    /// URL, configuration, serializers and security policy, which works on its own (a pinned
+    /// request through it succeeds) and whose serializers are its own.
+    @Test func aCopyHasTheBaseURLSerializersAndPolicyAndWorksOnItsOwn() async throws {
+        let manager = try makeManager(servers.nginxTLS)
+        defer { manager.session.invalidateAndCancel() }
+        var requests = HTTPRequestSerializer()
+        requests.setValue("original", forHTTPHeaderField: "X-Copied")
+        manager.requestSerializer = requests
+        manager.responseSerializer = StringResponseSerializer()
+        try manager.setSecurityPolicy(try policy(pinning: servers.certificates.leaf(.good).pem, mode: .publicKey))
+
+        let copy = manager.copy()
+        defer { copy.session.invalidateAndCancel() }
+        #expect(copy !== manager && copy.session !== manager.session)
+        #expect(copy.baseURL == manager.baseURL)
+        #expect(copy.session.configuration.tls.caFile == manager.session.configuration.tls.caFile)
+        #expect(copy.requestSerializer.configuration.value(forHTTPHeaderField: "X-Copied") == "original")
+        #expect(copy.responseSerializer is StringResponseSerializer)
+        #expect((copy.securityPolicy as? SecurityPolicy)?.pinningMode == .publicKey)
+        #expect(try await copy.get("small").value as? String == "ok")
+
+        copy.requestSerializer.setValue("changed", forHTTPHeaderField: "X-Copied")
+        copy.responseSerializer.acceptableStatusCodes.insert(404)
+        #expect(manager.requestSerializer.configuration.value(forHTTPHeaderField: "X-Copied") == "original")
+        #expect(!manager.responseSerializer.acceptableStatusCodes.contains(404))
+    }
+
     // MARK: Progress of download and upload tasks
 
     /// AFURLSessionManagerTests' testDownloadTaskDoesReportProgress: a download task's progress

@@ -260,6 +260,25 @@ struct XMLResponseSerializerTests {
         #expect(empty.isEmpty)
     }
 
+    /// AFNetworking's `testThatXML…ResponseSerializerDoesNotAcceptsNonStandardXMLMimeType`, for
+    /// both serializers: `nonstandard/xml` (an XML-looking subtype under an unknown type) is
+    /// refused with the body kept.
+    @Test func nonstandardXMLIsRefusedByBothSerializers() {
+        let response = response(contentType: "nonstandard/xml")
+        let document = #expect(throws: ResponseSerializationError.self) {
+            try XMLDocumentResponseSerializer().serialize(request: nil, response: response, data: Self.body, error: nil)
+        }
+        let parser = #expect(throws: ResponseSerializationError.self) {
+            try XMLParserResponseSerializer(makeHandler: { ItemCollector() }, result: \.items)
+                .serialize(request: nil, response: response, data: Self.body, error: nil)
+        }
+        for error in [document, parser] {
+            #expect(error?.code == .unacceptableContentType)
+            #expect(error?.data == Self.body)
+            #expect(error?.response?.allHeaderFields["Content-Type"] as? String == "nonstandard/xml")
+        }
+    }
+
     @Test func theParserSerializerValidatesAndReportsLikeTheDocumentSerializer() {
         // Given
         let serializer = XMLParserResponseSerializer(makeHandler: { ItemCollector() }, result: \.items)

@@ -25,6 +25,7 @@ from mixed_replace_routes import MixedReplaceRoutes
 from auth_routes import AuthRecordRoutes
 from event_stream_routes import EventStreamRoutes
 import trailer_routes
+from held_routes import HeldRoutes
 
 
 @dataclass
@@ -168,6 +169,7 @@ class Routes(_InterceptorRoutes):
         self.prefixed["/auth-record/"] = AuthRecordRoutes().handle  # auth_routes.py
         self.prefixed["/sse/"] = EventStreamRoutes().handle  # event_stream_routes.py
         self.prefixed["/trailers/"] = trailer_routes.handle  # trailer_routes.py
+        self.prefixed["/held/"] = HeldRoutes().handle  # held_routes.py: bodies held until a test releases them
         self._init_interceptor_routes()
 
     def start_building_bombs(self) -> None:

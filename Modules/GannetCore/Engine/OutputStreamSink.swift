@@ -241,6 +241,10 @@ final class OutputStreamWriter: Sendable {
         var result = outcome
         if let failure {
             result.error = TransportError.urlError(gannet: failure, url: failure.failingURL ?? outcome.request?.url)
+        } else if let written = stream.stream.property(forKey: .dataWrittenToMemoryStreamKey) as? Data {
+            // A memory stream's bytes are the response's data, as AFURLConnectionOperation's
+            // `responseData` reads NSStreamDataWrittenToMemoryStreamKey; a file stream has none.
+            result.data = written
         }
         deliver(result)
     }
