@@ -2,8 +2,8 @@
 # Builds the .deb (scripts/build-deb.sh), installs it with apt-get as a user would, runs
 # `gannet --version` and a request from the installed copy against a local server, checks the
 # manual and completions are where Debian's tools look, then removes the package and checks it
-# left nothing behind. Needs root (apt-get). Not part of scripts/test.sh: the release build
-# costs minutes of CI.
+# left nothing behind. Needs root (apt-get). CI runs it after the tests (.ci/run); it is not
+# part of scripts/test.sh, whose release build would cost every developer minutes.
 #
 #   bash scripts/check-deb.sh                 # build, then check
 #   bash scripts/check-deb.sh path/to.deb     # check a built package
