@@ -18,6 +18,7 @@ import zlib
 from dataclasses import dataclass
 
 from bombs import Bombs
+from cookie_routes import CookieRoutes
 from concurrency_routes import ConcurrencyRoutes
 from integrity_routes import IntegrityRoutes
 import download_routes
@@ -161,6 +162,7 @@ class Routes(_InterceptorRoutes):
         self.prefixed["/download/"] = download_routes.handle
         self.prefixed["/integrity/"] = IntegrityRoutes().handle  # integrity_routes.py
         self.prefixed["/mixed-replace/"] = MixedReplaceRoutes().handle
+        self.prefixed["/cookies/"] = CookieRoutes().handle  # cookie_routes.py
         self._init_interceptor_routes()
 
     def start_building_bombs(self) -> None:
