@@ -22,7 +22,7 @@ final class PrivateFileTests {
     /// A file planted as if by another user: mode 0666 and, when the tests run as root, owned
     /// by `nobody`.
     static func plant(_ path: String, _ text: String = "planted") {
-        FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
+        #expect(FileManager.default.createFile(atPath: path, contents: Data(text.utf8)))
         chmod(path, 0o666)
         if geteuid() == 0 { chown(path, 65534, 65534) }
     }
@@ -61,7 +61,7 @@ final class PrivateFileTests {
 
     @Test func aSymbolicLinkAtTheDestinationIsRefusedAndItsTargetUntouched() throws {
         let target = folder + "/victim"
-        FileManager.default.createFile(atPath: target, contents: Data("precious".utf8))
+        #expect(FileManager.default.createFile(atPath: target, contents: Data("precious".utf8)))
         let destination = folder + "/session.json"
         try FileManager.default.createSymbolicLink(atPath: destination, withDestinationPath: target)
         #expect {
