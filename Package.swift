@@ -49,11 +49,17 @@ let package = Package(
             pkgConfig: "libxml-2.0",
             providers: [.apt(["libxml2-dev"])]
         ),
+        .systemLibrary(
+            name: "CPSL",
+            path: "Modules/CPSL",
+            pkgConfig: "libpsl",
+            providers: [.apt(["libpsl-dev"])]
+        ),
 
         // MARK: Library modules
         .target(
             name: "GannetCore",
-            dependencies: ["CCurl", "COpenSSL"],
+            dependencies: ["CCurl", "COpenSSL", "CPSL"],
             path: "Modules/GannetCore",
             swiftSettings: strictSettings
         ),

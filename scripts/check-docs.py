@@ -303,7 +303,7 @@ def main() -> int:
         return 2
 
     flags = ["-I", args.modules]
-    for module in ["CCurl", "COpenSSL", "CLibXML2"]:
+    for module in ["CCurl", "COpenSSL", "CLibXML2", "CPSL"]:
         flags += ["-I", str(root / "Modules" / module)]
     libxml = subprocess.run(["pkg-config", "--cflags-only-I", "libxml-2.0"], capture_output=True, text=True)
     for flag in libxml.stdout.split():

@@ -17,7 +17,7 @@ jobs=${FUZZ_JOBS:-1}
 scratch=.build-fuzz
 all_targets=(response-head media-type charset query-string header-validation url-validation multipart
     json-nulls json-parse xml-events xml-tree certificate pkcs12 www-authenticate
-    event-stream)
+    event-stream set-cookie)
 targets=("$@")
 [ "${#targets[@]}" -gt 0 ] || targets=("${all_targets[@]}")
 

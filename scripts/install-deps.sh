@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what Gannet's build and tests need, and only what is missing:
-#   apt:  libcurl (OpenSSL build), OpenSSL and libxml2 headers; nginx, openssl, python3, pip, wrk;
+#   apt:  libcurl (OpenSSL build), OpenSSL, libxml2 and libpsl headers; nginx, openssl, python3, pip, wrk;
 #         iproute2 (`ip netns`, for the reachability namespace test); curl (cURLDescription replay tests)
 #   PyPI: httpbin, gunicorn, cryptography, brotli, pyspnego (the test servers; see Tests/Servers/README.md)
 # Safe to run again: a second run changes nothing. Uses sudo only when not root.
@@ -11,7 +11,7 @@ say() { printf 'install-deps: %s\n' "$*"; }
 
 if [ "$(id -u)" -eq 0 ]; then sudo=(); else sudo=(sudo); fi
 
-apt_packages=(libcurl4-openssl-dev libssl-dev libxml2-dev nginx libnginx-mod-http-echo openssl python3 python3-pip wrk iproute2 curl)
+apt_packages=(libcurl4-openssl-dev libssl-dev libxml2-dev libpsl-dev nginx libnginx-mod-http-echo openssl python3 python3-pip wrk iproute2 curl)
 missing=()
 for package in "${apt_packages[@]}"; do
     if ! dpkg -s "$package" >/dev/null 2>&1; then missing+=("$package"); fi

@@ -8,6 +8,7 @@ struct FuzzTarget: Sendable {
         .responseHead, .mediaType, .charset, .queryString, .headerValidation, .urlValidation,
         .multipart, .jsonNulls, .jsonParse, .xmlEvents, .xmlTree, .certificate, .pkcs12, .wwwAuthenticate,
         .eventStream,
+        .setCookie,
     ]
 }
 

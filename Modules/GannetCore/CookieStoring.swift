@@ -4,14 +4,15 @@ internal import Synchronization
 public import FoundationNetworking
 #endif
 
-/// Where a session keeps its cookies (``SessionConfiguration/httpCookieStorage``): Foundation's
-/// `HTTPCookieStorage` (the shared one by default, as URLSession's default configuration) or
-/// Gannet's in-memory ``EphemeralCookieStorage``.
+/// Where a session keeps its cookies (``SessionConfiguration/httpCookieStorage``): Gannet's
+/// ``CookieJar`` (a new one, in memory, by default), Foundation's `HTTPCookieStorage`, or
+/// ``EphemeralCookieStorage``.
 ///
 /// The engine asks the storage for every hop of a request, redirects included, and stores the
-/// `Set-Cookie` fields of every response head it reads; on top of the storage it applies
-/// RFC 6265's rules itself (``CookieRules``), because swift-corelibs-foundation's storage
-/// returns `Secure` cookies for `http` URLs (docs/auth-cookies-cache.md).
+/// `Set-Cookie` fields of every response head it reads. It parses each field line and applies
+/// RFC 6265bis's rules itself, whatever the storage: one line is one cookie, no `Domain` that
+/// is a public suffix, `Secure` and the `__Secure-`/`__Host-` prefixes only from https, the
+/// size limits, and the order cookies are sent in (docs/auth-cookies-cache.md, "Cookies").
 public protocol CookieStoring: AnyObject, Sendable {
     /// The cookies stored for `url`'s host and path.
     func cookies(for url: URL) -> [HTTPCookie]?
@@ -83,7 +84,9 @@ public enum CookieRules {
     public static func matches(_ cookie: HTTPCookie, url: URL) -> Bool {
         guard let host = url.host?.lowercased(), !isExpired(cookie) else { return false }
         if cookie.isSecure, url.scheme?.lowercased() != "https" { return false }
-        return domainMatches(host: host, cookieDomain: cookie.domain) && pathMatches(url.path, cookie.path)
+        // The path as sent: `URL.path` drops a trailing "/", which §5.1.4 needs.
+        let path = URLComponents(url: url, resolvingAgainstBaseURL: true)?.percentEncodedPath ?? url.path
+        return domainMatches(host: host, cookieDomain: cookie.domain) && pathMatches(path, cookie.path)
     }
 
     /// §5.1.3. A domain with a leading dot came from a `Domain` attribute and also matches
@@ -115,44 +118,51 @@ public enum CookieRules {
         a.name == b.name && a.domain.lowercased() == b.domain.lowercased() && a.path == b.path
     }
 
-    /// The `Cookie` field for `url` from `storage`, or `nil` when no cookie matches.
+    /// The `Cookie` field for `url` from `storage`, or `nil` when no cookie goes: RFC 6265bis
+    /// §5.8.3 whatever the storage, so the order (longer paths first, then older) and the
+    /// field's size limit hold for Foundation's storage too (docs/auth-cookies-cache.md).
     static func header(for url: URL, from storage: any CookieStoring) -> String? {
-        let cookies = (storage.cookies(for: url) ?? []).filter { matches($0, url: url) }
-        guard !cookies.isEmpty else { return nil }
-        return cookies.map { "\($0.name)=\($0.value)" }.joined(separator: "; ")
+        if let jar = storage as? CookieJar { return jar.header(for: url) }
+        guard let origin = CookieStore.Origin(url) else { return nil }
+        let now = Date()
+        // Foundation keeps no creation time; the storage's order stands for it.
+        let given = (storage.cookies(for: url) ?? []).enumerated().compactMap { offset, cookie in
+            StoredCookie(cookie, created: Date(timeIntervalSince1970: Double(offset)))
+        }
+        var store = CookieStore(cookies: given)
+        return store.header(for: origin, now: now)
     }
 
-    /// Stores the `Set-Cookie` fields of a response head from `url`, one field at a time (a
-    /// merged value would split an `Expires` date at its comma), unless the policy refuses.
+    /// Stores the `Set-Cookie` fields of a response head from `url` by RFC 6265bis §5.6-5.7:
+    /// each field line is one cookie (a comma is data), and the public-suffix, secure-origin,
+    /// prefix and size rules apply whatever the storage. A ``CookieJar`` also evicts beyond its
+    /// limits; another storage, which the engine cannot evict from, gets no new cookie for a
+    /// site whose requests already carry 180 (docs/auth-cookies-cache.md).
     static func store(_ head: ResponseHead, from url: URL, in storage: any CookieStoring) {
         // Most responses set no cookie: ask nothing of the storage or the URL for them.
-        let setCookies = head.fields.filter { ASCII.equalsIgnoringCase($0.name, "set-cookie") }
-        guard !setCookies.isEmpty, storage.cookieAcceptPolicy != .never, let host = url.host?.lowercased() else {
+        let lines = head.fields.filter { ASCII.equalsIgnoringCase($0.name, "set-cookie") }.map(\.value)
+        guard !lines.isEmpty, storage.cookieAcceptPolicy != .never else { return }
+        if let jar = storage as? CookieJar {
+            _ = jar.receive(lines, from: url)
             return
         }
+        guard let origin = CookieStore.Origin(url) else { return }
+        let now = Date()
+        let given = (storage.cookies(for: url) ?? []).enumerated().compactMap { offset, cookie in
+            StoredCookie(cookie, created: Date(timeIntervalSince1970: Double(offset)))
+        }
+        var store = CookieStore(cookies: given)
         var cookies: [HTTPCookie] = []
-        for field in setCookies {
-            for cookie in HTTPCookie.cookies(withResponseHeaderFields: ["Set-Cookie": field.value], for: url) {
-                // §5.3 step 6: a Domain the host does not match (another site, or the tail of
-                // an IP address, which swift-corelibs-foundation accepts) is ignored.
-                guard domainMatches(host: host, cookieDomain: cookie.domain) else { continue }
-                cookies.append(applyingMaxAge(cookie))
+        for line in lines {
+            switch store.receive(line, from: origin, now: now, evicting: false) {
+            case .stored(let cookie), .deleted(let cookie):
+                // A deleted one goes with its past expiry: that is how the storage deletes it.
+                if let cookie = cookie.httpCookie { cookies.append(cookie) }
+            case .refused:
+                continue
             }
         }
         guard !cookies.isEmpty else { return }
         storage.setCookies(cookies, for: url, mainDocumentURL: nil)
-    }
-
-    /// §5.3 step 3: `Max-Age` wins over `Expires`, and 0 or less expires the cookie at once.
-    /// swift-corelibs-foundation keeps the attribute in `properties` but never turns it into
-    /// an expiry date, so a server deleting a cookie with `Max-Age=0` would be ignored.
-    static func applyingMaxAge(_ cookie: HTTPCookie, now: Date = Date()) -> HTTPCookie {
-        guard var properties = cookie.properties,
-            let raw = properties[.maximumAge].map({ "\($0)".trimmingCharacters(in: .whitespaces) }),
-            let seconds = Int(raw)
-        else { return cookie }
-        properties[.maximumAge] = nil
-        properties[.expires] = seconds <= 0 ? Date(timeIntervalSince1970: 0) : now.addingTimeInterval(Double(seconds))
-        return HTTPCookie(properties: properties) ?? cookie
     }
 }

@@ -72,6 +72,10 @@ public struct GannetError: Error, Sendable, CustomStringConvertible {
         /// URL that is not `http(s)`, or whose partial file is gone or shorter than recorded;
         /// also a server that resumed at another offset than the one asked for.
         public static let invalidResumeData = Code("invalidResumeData")
+        /// A ``CookieJar``'s file could not be read or written: a symbolic link or something
+        /// other than a regular file at its path, a file of another user or writable by others,
+        /// one too large or not a cookie file, or a failed system call (named in the message).
+        public static let cookieFileFailed = Code("cookieFileFailed")
     }
 
     /// What kind of failure this is.

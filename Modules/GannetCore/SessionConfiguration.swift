@@ -49,11 +49,13 @@ public struct SessionConfiguration: Sendable {
 
     /// Where cookies are kept: sent with every request (and every redirect hop) whose
     /// `httpShouldHandleCookies` is true, and stored from every response head's `Set-Cookie`.
-    /// `HTTPCookieStorage.shared` by default, as URLSession's default configuration (on Linux
-    /// it is a file under `$XDG_DATA_HOME`, the program's name, `.cookies.shared`);
-    /// ``ephemeral`` keeps them in memory; `nil` neither sends nor stores any
-    /// (docs/auth-cookies-cache.md).
-    public var httpCookieStorage: (any CookieStoring)? = HTTPCookieStorage.shared
+    /// A new ``CookieJar`` of this configuration's own by default, in memory and never written
+    /// to disk: managers created from different configurations share no cookie, and none reach
+    /// another program. (`HTTPCookieStorage.shared`, URLSession's default, is a file named
+    /// after the program's directory, mode 0644, that other programs there load; set it
+    /// explicitly to share.) To keep cookies across runs, give a ``CookieJar`` with a file;
+    /// `nil` neither sends nor stores any (docs/auth-cookies-cache.md).
+    public var httpCookieStorage: (any CookieStoring)? = CookieJar()
 
     /// The response cache: `nil` (the default) caches nothing, as OkHttp and unlike
     /// `URLSessionConfiguration.default`, whose `URLCache.shared` would make every service
@@ -84,11 +86,11 @@ public struct SessionConfiguration: Sendable {
     public static var `default`: SessionConfiguration { SessionConfiguration() }
 
     /// The default configuration with nothing kept beyond the session: cookies in a new
-    /// ``EphemeralCookieStorage`` of its own, never written to disk, and credentials in a new
+    /// ``CookieJar`` of its own, never written to disk (as by default), and credentials in a new
     /// `URLCredentialStorage` of its own.
     public static var ephemeral: SessionConfiguration {
         var configuration = SessionConfiguration()
-        configuration.httpCookieStorage = EphemeralCookieStorage()
+        configuration.httpCookieStorage = CookieJar()
         configuration.urlCredentialStorage = URLCredentialStorage()
         return configuration
     }

@@ -178,11 +178,15 @@ struct CookieTests {
         #expect(try json(response.data)["cookies"] as? [String: String] == ["mine": "1"])
     }
 
-    @Test func theDefaultIsTheSharedStorageAndEphemeralIsItsOwn() {
-        #expect(SessionConfiguration.default.httpCookieStorage === HTTPCookieStorage.shared)
+    /// Issue 24: the default is a jar of the configuration's own, as `.ephemeral`'s, never
+    /// `HTTPCookieStorage.shared` (CookieWireTests/theDefaultStorageIsPrivateAndInMemory shows
+    /// it on the wire).
+    @Test func theDefaultAndEphemeralAreEachAJarOfTheirOwn() {
+        let defaults = (SessionConfiguration.default.httpCookieStorage, SessionConfiguration().httpCookieStorage)
+        #expect(defaults.0 is CookieJar && defaults.0 !== defaults.1 && defaults.0 !== HTTPCookieStorage.shared)
         let one = SessionConfiguration.ephemeral.httpCookieStorage
         let two = SessionConfiguration.ephemeral.httpCookieStorage
-        #expect(one is EphemeralCookieStorage && one !== two)
+        #expect(one is CookieJar && one !== two)
     }
 
     // MARK: The rules, without a server

@@ -18,6 +18,7 @@ import zlib
 from dataclasses import dataclass
 
 from bombs import Bombs
+from cookie_routes import CookieRoutes
 from concurrency_routes import ConcurrencyRoutes
 from integrity_routes import IntegrityRoutes
 import download_routes
@@ -170,6 +171,7 @@ class Routes(_InterceptorRoutes):
         self.prefixed["/sse/"] = EventStreamRoutes().handle  # event_stream_routes.py
         self.prefixed["/trailers/"] = trailer_routes.handle  # trailer_routes.py
         self.prefixed["/held/"] = HeldRoutes().handle  # held_routes.py: bodies held until a test releases them
+        self.prefixed["/cookies/"] = CookieRoutes().handle  # cookie_routes.py
         self._init_interceptor_routes()
 
     def start_building_bombs(self) -> None:

@@ -66,6 +66,8 @@ _LOCATIONS = """
         # Answers "ok" after a second.
         location = /delayed {{ echo_sleep 1; echo "ok"; }}
         location = /echo {{ return 200 "$request_method $uri $server_protocol\\n"; }}
+        location = /cookie-header {{ return 200 "$http_cookie"; }}
+        location = /cookie-secure-x {{ add_header Set-Cookie "sx=1; Secure=x; Path=/"; return 200 "set"; }}
         location /files/ {{ alias {files}/; }}
         # The same files at 4 MiB/s: a download a test can cancel halfway on loopback.
         location /slow-files/ {{ alias {files}/; limit_rate 4m; }}

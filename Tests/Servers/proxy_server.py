@@ -17,6 +17,9 @@ from loopback_service import LoopbackService
 USER, PASSWORD = "gannet", "proxy"
 _EXPECTED = "Basic " + base64.b64encode(f"{USER}:{PASSWORD}".encode()).decode()
 _LOOPBACK = {"127.0.0.1", "localhost", "::1", "[::1]"}
+# Public names the proxy answers for on 127.0.0.1, so cookie tests can be sites under real
+# public suffixes (`.com`, `.co.uk`) without leaving the machine.
+_STAND_INS = {"attacker.com", "www.attacker.com", "bank.com", "attacker.co.uk", "bank.co.uk"}
 
 
 def _answer(status: str, extra: str = "") -> bytes:
@@ -57,6 +60,8 @@ class ProxyServer(LoopbackService):
                 kept = [f"{k}:{v}" for k, v in headers
                         if k.strip().lower() not in ("proxy-authorization", "proxy-connection", "connection")]
                 path_head = "\r\n".join([f"{method} {origin_form} {version}"] + kept + ["Connection: close", "", ""])
+            if host in _STAND_INS:
+                host = "127.0.0.1"
             if host not in _LOOPBACK:
                 writer.write(_answer("403 Forbidden"))
                 await writer.drain()
