@@ -7,8 +7,7 @@ struct FuzzTarget: Sendable {
     static let all: [FuzzTarget] = [
         .responseHead, .mediaType, .charset, .queryString, .headerValidation, .urlValidation,
         .multipart, .jsonNulls, .jsonParse, .xmlEvents, .xmlTree, .certificate, .pkcs12, .wwwAuthenticate,
-        .eventStream,
-        .setCookie,
+        .eventStream, .setCookie,
     ]
 }
 
