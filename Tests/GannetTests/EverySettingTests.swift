@@ -58,6 +58,12 @@ struct EverySettingTests {
             "GannetCoreTests/ResponseCacheTests.swift/httpbinsCacheNIsAnsweredFromTheCacheWithoutReachingTheServer + GannetCoreTests/ResponseCacheTests.swift/httpbinsCacheIsRevalidatedAndItsNotModifiedBecomesTheStored200",
         "urlCredentialStorage":
             "GannetCoreTests/CredentialStorageTests.swift/theStoragesDefaultCredentialAnswersAfterThe401AndCanBeBypassed + GannetCoreTests/CredentialStorageTests.swift/aPermanentCredentialIsKeptInTheStorage",
+        "routing.resolve":
+            "GannetCoreTests/HostRoutingTests.swift/resolveOverridesTheAddressOfATLSHostAndTheCertificateIsJudgedForTheName",
+        "routing.connectTo":
+            "GannetCoreTests/HostRoutingTests.swift/connectToReachesAnotherPortAndKeepsTheURLsHostForTLS",
+        "routing.unixSocketPath":
+            "GannetCoreTests/HostRoutingTests.swift/aUnixSocketCarriesTheRequestAndTheURLGivesTheHost",
         "httpCookieStorage":
             "GannetCoreTests/CookieTests.swift/aRedirectChainCarriesTheCookiesEachHopSet + GannetCoreTests/CookieTests.swift/withoutAStorageNoCookieIsKept",
     ]
@@ -83,7 +89,7 @@ struct EverySettingTests {
     /// The stored properties of `value`, by path, descending into the configuration's own
     /// nested settings structs (not into values such as a URL or an evaluator).
     static func settingPaths(of value: Any, prefix: String = "") -> Set<String> {
-        let nested: Set<String> = ["RedirectPolicy", "Limits", "TLS"]
+        let nested: Set<String> = ["RedirectPolicy", "Limits", "TLS", "Routing"]
         var paths = Set<String>()
         for child in Mirror(reflecting: value).children {
             guard let label = child.label else { continue }
