@@ -206,9 +206,16 @@ final class CLIPrivateFilesTests: CLIServerSuite {
         let record = folder.appendingPathComponent("big.bin.gannet-resume").path
         try FileManager.default.createSymbolicLink(atPath: record, withDestinationPath: victim)
         let folder = self.folder
-        // 10 MiB at nginx's 4 MiB/s, interrupted once 1 MiB is in the partial file.
+        // The fault server sends the first MiB of 4 and holds the rest until the connection
+        // closes (Tests/Servers/held_routes.py), so the Ctrl-C always comes first, however fast
+        // the machine; the partial file is private to the run's TMPDIR.
+        let (source, _) = try servers.heldFile(bytes: 4 << 20)
+        defer { try? FileManager.default.removeItem(at: source) }
+        let key = UUID().uuidString
+        let prefix = 1 << 20
+        let url = servers.url(.heldFile(key: key, file: source, prefix: prefix)).absoluteString
         let interrupted = try await GannetBinary.runInterrupted(
-            ["-d", "-c", "-o", "big.bin", "\(nginx)/slow-files/10m.bin"],
+            ["-d", "-c", "-o", "big.bin", url],
             in: folder,
             environment: ["TMPDIR": folder.path]
         ) { _ in
@@ -216,7 +223,7 @@ final class CLIPrivateFilesTests: CLIServerSuite {
             return names.contains { name in
                 let path = folder.appendingPathComponent(name).path
                 let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size]) as? Int
-                return name.hasPrefix("gannet-download-") && (size ?? 0) > 1 << 20
+                return name.hasPrefix("gannet-download-") && size == prefix
             }
         }
         #expect(interrupted.status == 130, "\(interrupted.err)")
