@@ -55,7 +55,9 @@ struct AsyncTests {
         // `.cancelled` (else the request timeout's `.timedOut`), so no clock decides.
         let url = servers.url(.stall)
         let work = Task { try await manager.data(for: URLRequest(url: url)) }
-        try await Task.sleep(for: .milliseconds(300))
+        // Cancelled once the transfer runs (not 300 ms later, by which a loaded machine may not
+        // have started it): the cancellation reaches a transfer, not a task yet to be made.
+        #expect(await eventually(within: 60) { manager.tasks.first?.state == .running })
         work.cancel()
         do {
             _ = try await work.value

@@ -283,10 +283,11 @@ struct EventMonitorTests {
     @Test func suspendResumeAndCancelEvents() async throws {
         let (manager, first, second) = monitoredManager()
         defer { manager.finishTasksAndInvalidate() }
-        let task = manager.dataTask(
-            with: URLRequest(url: servers.url(.slowBody(bytes: 50, intervalMilliseconds: 20))),
-            serializer: .passthrough
-        ) { _ in }
+        // 10 bytes, then the rest held until the connection closes (Tests/Servers/held_routes.py):
+        // the transfer cannot end before the cancel, however long a loaded machine pauses here.
+        let held = try servers.heldBody(bytes: 1000, prefix: 10)
+        defer { try? FileManager.default.removeItem(at: held.file) }
+        let task = manager.dataTask(with: URLRequest(url: servers.url(held.route)), serializer: .passthrough) { _ in }
         task.resume()
         task.suspend()
         task.resume()

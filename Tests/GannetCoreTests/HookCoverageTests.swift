@@ -124,11 +124,12 @@ struct HookCoverageTests {
         let notes = recorder(token)
         let firstChunk = Mutex(false)
         manager.setDataTaskDidReceiveData { _, _, _ in firstChunk.withLock { $0 = true } }
-        // 200 bytes, one every 100 ms: 20 s, so the pause lands mid-body even when Foundation runs
-        // the Progress's handler seconds late on a loaded machine (a 2 s body was seen to end first).
-        let url = URL(
-            string: servers.url(.slowBody(bytes: 200, intervalMilliseconds: 100)).absoluteString + "&t=\(token)"
-        )!
+        // 10 bytes, then the rest held until the test releases it (Tests/Servers/held_routes.py):
+        // the pause lands mid-body however late Foundation runs the Progress's handler (a 2 s
+        // trickle was seen to end first on a loaded machine).
+        let held = try servers.heldBody(bytes: 200, prefix: 10)
+        defer { try? FileManager.default.removeItem(at: held.file) }
+        let url = URL(string: servers.url(held.route).absoluteString + "&t=\(token)")!
         let box = Mutex<SessionTask?>(nil)
         let done = Mutex<DataResponse<Data>?>(nil)
         let task = manager.dataTask(with: URLRequest(url: url), serializer: .passthrough) { response in
@@ -155,11 +156,12 @@ struct HookCoverageTests {
         #expect(await eventually { task.state != .suspended }, "Progress.resume() must resume the task")
         let resumed = await notes.wait(for: .gannetTaskDidResume, count: 2)
         #expect(resumed.count == 2, "one for resume(), one for the progress")
+        try await servers.releaseHeldFile(key: held.key)
         let completed = await notes.wait(for: .gannetTaskDidComplete)
         #expect(completed.count == 1)
         let response = try #require(done.withLock { $0 })
         #expect(response.error == nil)
-        #expect(response.data?.count == 200)
+        #expect(response.data == held.data)
     }
 
     @Test func pausingTheUploadProgressSuspendsTheTaskToo() async throws {

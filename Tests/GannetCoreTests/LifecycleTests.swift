@@ -22,7 +22,8 @@ extension FaultsSerialSuites {
             case beforeResume
             /// On the same thread, straight after `resume()`.
             case rightAfterResume
-            /// 0–30 ms after `resume()`: connecting, sending, or waiting for the head.
+            /// 0–30 ms after `resume()`: connecting, sending, or waiting for the head, which the
+            /// server holds back until the connection closes.
             case whileWaiting
             /// 0–60 ms after `resume()` of a body trickling in over ~40 ms: may win or lose.
             case duringBody
@@ -46,7 +47,8 @@ extension FaultsSerialSuites {
             guard record.completions == 1 else { return "\(record.completions) completions" }
             switch point {
             case .beforeResume, .rightAfterResume, .whileWaiting:
-                // The server answers only after a second: the cancellation always comes first.
+                // The server answers only after a minute (or never, once the connection closes):
+                // the cancellation always comes first, however late a loaded machine runs it.
                 return record.urlErrorCode == .cancelled
                     ? nil
                     : "ended \(record.urlErrorCode.map { "\($0.rawValue)" } ?? "successfully") instead of cancelled"
@@ -68,12 +70,16 @@ extension FaultsSerialSuites {
             let trickle = Data(repeating: UInt8(ascii: "d"), count: 8)
             var failures: [String: Int] = [:]
             var perPoint: [CancelPoint: Int] = [:]
+            // A head held for a minute, or until the client closes (Tests/Servers/concurrency_routes.py),
+            // instead of a second's delay a loaded machine's late timer could outlast.
+            let key = UUID().uuidString
+            let waiting = servers.url(.concurrencyHold(key: key, milliseconds: 60_000))
             do {
                 let manager = ledger.makeManager()
                 let urls: [CancelPoint: URL] = [
-                    .beforeResume: servers.url(.delay(milliseconds: 1000)),
-                    .rightAfterResume: servers.url(.delay(milliseconds: 1000)),
-                    .whileWaiting: servers.url(.delay(milliseconds: 1000)),
+                    .beforeResume: waiting,
+                    .rightAfterResume: waiting,
+                    .whileWaiting: waiting,
                     .duringBody: servers.url(.slowBody(bytes: trickle.count, intervalMilliseconds: 5)),
                     .afterCompletion: servers.url(.ok),
                 ]
@@ -131,6 +137,7 @@ extension FaultsSerialSuites {
             }
             #expect(failures.isEmpty, "seed \(seed), per point \(perPoint): \(failures)")
             #expect(perPoint.values.reduce(0, +) == 2000)
+            #expect(try await servers.heldRequests(key: key).finished == 0, "a held request was answered")
             await ledger.expectReturned(threadSlack: 4)
         }
 
@@ -292,6 +299,11 @@ extension FaultsSerialSuites {
         func invalidatingWhileAHundredTasksAreMidBodyCancelsAllAndRefusesNewOnes() async throws {
             let ledger = try await FaultsLedger.begin(servers)
             let marker = Faults.marker()
+            // 10 bytes, then the rest held until the connections close (Tests/Servers/held_routes.py):
+            // every task is mid-body when the invalidation comes, however slow the machine (a 30 s
+            // trickle bet on it).
+            let held = try servers.heldBody(bytes: 3000, prefix: 10)
+            defer { try? FileManager.default.removeItem(at: held.file) }
             do {
                 let manager = ledger.makeManager()
                 // One finished exchange first, so the engine knows the host speaks HTTP/1.1 and
@@ -309,13 +321,13 @@ extension FaultsSerialSuites {
                     records.append(record)
                     group.enter()
                     manager.dataTask(
-                        with: URLRequest(url: servers.url(.slowBody(bytes: 3000, intervalMilliseconds: 10))),
+                        with: URLRequest(url: servers.url(held.route)),
                         serializer: .passthrough
                     ) { response in
                         if record.record(response) { group.leave() }
                     }.resume()
                 }
-                let allMidBody = await Faults.poll(seconds: 10) { receiving.current.count == 100 }
+                let allMidBody = await Faults.poll(seconds: 60) { receiving.current.count == 100 }
                 #expect(allMidBody, "only \(receiving.current.count) tasks received body bytes")
                 let early = records.filter { $0.completions > 0 }
                 #expect(early.isEmpty, "\(early.count) tasks finished before the invalidation: \(Self.describe(early))")
@@ -333,6 +345,9 @@ extension FaultsSerialSuites {
                 )
                 #expect(manager.isInvalidated)
                 #expect(manager.tasks.isEmpty)
+                try await servers.waitForHeldFile(key: held.key, "every held connection closed") { stats in
+                    stats.requests.count == 100 && stats.requests.allSatisfy(\.aborted)
+                }
 
                 let refused = try await Faults.run(manager, URLRequest(url: servers.url(FaultRoute("/echo?\(marker)"))))
                 Faults.expectFailure(refused, .cancelled, .sessionInvalidated)
@@ -348,37 +363,52 @@ extension FaultsSerialSuites {
         @Test(.tags(.faultsSlow))
         func suspendingMidBodyOutlastsTheIdleTimeoutAndResumesToTheWholeBody() async throws {
             let ledger = try await FaultsLedger.begin(servers)
+            // 10 bytes, then the rest held until the test releases it (Tests/Servers/held_routes.py):
+            // the body cannot end before the suspension (a 2 s trickle bet it would not), and
+            // what is sent after the release waits in the socket for the suspended task.
+            let held = try servers.heldBody(bytes: 200, prefix: 10)
+            defer { try? FileManager.default.removeItem(at: held.file) }
             do {
                 let manager = ledger.makeManager()
                 let log = FaultsCompletionLog<Data>()
-                let length = 200
-                var request = URLRequest(url: servers.url(.slowBody(bytes: length, intervalMilliseconds: 10)))
+                // Suspended at its first bytes, from the data hook: the held body sends nothing
+                // more, and a running task would soon be idle for the 1 s timeout.
+                let suspendedAt = FaultsBox<Int64?>(nil)
+                manager.setDataTaskDidReceiveData { _, task, _ in
+                    guard suspendedAt.withLock({ $0 == nil }) else { return }
+                    task.suspend()
+                    suspendedAt.withLock { $0 = task.countOfBytesReceived }
+                }
+                var request = URLRequest(url: servers.url(held.route))
                 request.timeoutInterval = 1
                 let task = manager.dataTask(with: request, serializer: .passthrough) { log.record($0) }
                 task.resume()
-                #expect(await Faults.poll(seconds: 30) { task.countOfBytesReceived > 0 })
+                #expect(await Faults.poll(seconds: 30) { suspendedAt.withLock { $0 } != nil })
                 // Quick toggles, then one suspension longer than the 1 s idle timeout.
                 for _ in 0..<5 {
-                    task.suspend()
-                    try await Task.sleep(for: .milliseconds(20))
                     task.resume()
+                    try await Task.sleep(for: .milliseconds(20))
+                    task.suspend()
                 }
-                task.suspend()
                 #expect(task.state == .suspended)
-                // suspend() returns before the engine thread pauses the transfer.
-                try await Task.sleep(for: .milliseconds(200))
+                // A later task run to its end: the engine runs commands in order, so the
+                // suspension has reached it (suspend() returns before the engine pauses).
+                #expect(try await Faults.run(manager, URLRequest(url: servers.url(.ok))).error == nil)
                 let frozen = task.countOfBytesReceived
+                try await servers.releaseHeldFile(key: held.key)
+                try await servers.waitForHeldFile(key: held.key, "the rest written to the socket") {
+                    $0.requests.first?.completed == true
+                }
+                // The timer under test: a suspension longer than the 1 s idle timeout, which
+                // must not end the task (by design a wait, with 0.3 s of margin past it).
                 try await Task.sleep(for: .milliseconds(1300))
                 #expect(log.count == 0, "a suspended task completed: \(String(describing: log.first?.error))")
-                #expect(task.countOfBytesReceived == frozen)
+                #expect(task.countOfBytesReceived == frozen, "bytes were delivered while suspended")
                 task.resume()
-                let response = try #require(await log.wait(seconds: 10))
+                let response = try #require(await log.wait(seconds: 30))
                 try await Task.sleep(for: Faults.settle)
                 #expect(log.count == 1)
-                #expect(
-                    response.value == Data(repeating: UInt8(ascii: "d"), count: length),
-                    "\(String(describing: response.error))"
-                )
+                #expect(response.value == held.data, "\(String(describing: response.error))")
                 #expect(task.state == .completed)
                 manager.invalidateAndCancel()
             }
@@ -387,16 +417,18 @@ extension FaultsSerialSuites {
 
         // MARK: Cancelling from inside hooks
 
-        private func runCancellingFromHook(
-            _ install: (SessionManager) -> Void,
-            route: FaultRoute
-        ) async throws -> FaultsOutcome {
+        /// Runs one task whose body is held after 10 bytes until the connection closes
+        /// (Tests/Servers/held_routes.py): only the hook's cancellation can end it, however fast
+        /// or slow the machine (a trickle bet the cancellation would come first).
+        private func runCancellingFromHook(_ install: (SessionManager) -> Void) async throws -> FaultsOutcome {
             let ledger = try await FaultsLedger.begin(servers)
+            let held = try servers.heldBody(bytes: 1000, prefix: 10)
+            defer { try? FileManager.default.removeItem(at: held.file) }
             let outcome: FaultsOutcome
             do {
                 let manager = ledger.makeManager()
                 install(manager)
-                outcome = try await Faults.run(manager, URLRequest(url: servers.url(route)), within: 5)
+                outcome = try await Faults.run(manager, URLRequest(url: servers.url(held.route)), within: 30)
                 manager.invalidateAndCancel()
             }
             await ledger.expectReturned()
@@ -410,11 +442,10 @@ extension FaultsSerialSuites {
                     manager.setDataTaskDidReceiveData { _, task, _ in
                         if chunks.increment() == 1 { task.cancel() }
                     }
-                },
-                route: .slowBody(bytes: 50, intervalMilliseconds: 10)
+                }
             )
             Faults.expectFailure(outcome, .cancelled, nil)
-            #expect(chunks.count < 50)
+            #expect(chunks.count >= 1 && chunks.count <= 10)
         }
 
         @Test func cancellingFromTheResponseHookCompletesOnce() async throws {
@@ -424,8 +455,7 @@ extension FaultsSerialSuites {
                         task.cancel()
                         return .allow
                     }
-                },
-                route: .slowBody(bytes: 50, intervalMilliseconds: 10)
+                }
             )
             Faults.expectFailure(outcome, .cancelled, nil)
         }
@@ -442,11 +472,10 @@ extension FaultsSerialSuites {
                             decided.increment()
                         }
                     })
-                },
-                route: .slowBody(bytes: 20, intervalMilliseconds: 5)
+                }
             )
-            try await Task.sleep(for: .milliseconds(100))
-            #expect(decided.count == 1)
+            // The late decision's block has run (not a wait of 100 ms against its 20 ms timer).
+            #expect(await Faults.poll(seconds: 30) { decided.count == 1 })
             Faults.expectFailure(outcome, .cancelled, nil)
         }
 

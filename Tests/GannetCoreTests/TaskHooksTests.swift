@@ -16,24 +16,34 @@ struct TaskHooksTests {
     @Test func cancelMidBody() async throws {
         let manager = SessionManager()
         defer { manager.finishTasksAndInvalidate() }
+        // 10 bytes, then the rest held until the connection closes (Tests/Servers/held_routes.py):
+        // the cancel from the data hook lands mid-body however a loaded machine groups the bytes
+        // into reads (a trickle read in one go had no second chunk to cancel on).
+        let held = try servers.heldBody(bytes: 1000, prefix: 10)
+        defer { try? FileManager.default.removeItem(at: held.file) }
         let received = CallCounter()
         manager.setDataTaskDidReceiveData { _, task, _ in
             received.increment()
-            if received.value == 2 { task.cancel() }
+            task.cancel()
         }
-        let url = servers.url(.slowBody(bytes: 50, intervalMilliseconds: 20))
-        let response = await perform(manager, URLRequest(url: url))
+        let response = await perform(manager, URLRequest(url: servers.url(held.route)))
         #expect((response.error as? URLError)?.code == .cancelled)
-        #expect(received.value >= 2 && received.value < 50)
+        #expect(received.value >= 1)
+        try await servers.waitForHeldFile(key: held.key, "the cancelled task's connection to close") {
+            $0.requests.count == 1 && $0.requests[0].aborted && $0.requests[0].sent == 10
+        }
     }
 
     @Test func cancelBeforeResumeCompletesOnceWithCancelled() async throws {
         let manager = SessionManager()
-        defer { manager.finishTasksAndInvalidate() }
+        defer { manager.invalidateAndCancel() }
+        // A held body (Tests/Servers/held_routes.py), whose route records every request it
+        // receives: a transfer the resume started despite the cancel would be in its record.
+        let held = try servers.heldBody(bytes: 100, prefix: 10)
+        defer { try? FileManager.default.removeItem(at: held.file) }
         let completions = CallCounter()
         let response = await withCheckedContinuation { continuation in
-            let task = manager.dataTask(with: URLRequest(url: servers.httpbin.adding("/get")), serializer: .passthrough)
-            {
+            let task = manager.dataTask(with: URLRequest(url: servers.url(held.route)), serializer: .passthrough) {
                 completions.increment()
                 continuation.resume(returning: $0)
             }
@@ -42,34 +52,59 @@ struct TaskHooksTests {
             task.cancel()
         }
         #expect((response.error as? URLError)?.code == .cancelled)
-        try await Task.sleep(for: .milliseconds(100))
+        // The barrier instead of a wait: a later task on the same manager, run to its end. The
+        // manager's completion queue is serial, so a second completion that the resume or the
+        // second cancel queued would have run before this one's; and the engine starts
+        // transfers in order, so a request the resume sent went out before this task's.
+        let later = await perform(manager, URLRequest(url: servers.url(.ok)))
+        #expect(later.error == nil)
         #expect(completions.value == 1)
+        #expect(manager.tasks.isEmpty)
+        #expect(try await servers.heldFileStats(key: held.key).requests.isEmpty, "a cancelled task was sent")
     }
 
     @Test func suspendAndResumeMidBody() async throws {
         let manager = SessionManager()
         defer { manager.finishTasksAndInvalidate() }
         let paused = Mutex<SessionTask?>(nil)
+        let suspendReturned = Mutex(false)
         manager.setDataTaskDidReceiveData { _, task, _ in
             let first = paused.withLock { value -> Bool in
                 guard value == nil else { return false }
                 value = task
                 return true
             }
-            if first { task.suspend() }
+            guard first else { return }
+            task.suspend()
+            suspendReturned.withLock { $0 = true }
         }
-        let url = servers.url(.slowBody(bytes: 20, intervalMilliseconds: 10))
-        async let response = perform(manager, URLRequest(url: url))
-        _ = await eventually(within: 30) { paused.withLock { $0 } != nil }
+        // 10 bytes, then the rest held until the test releases it (Tests/Servers/held_routes.py):
+        // nothing but the suspension can hold back what arrives after the release.
+        let held = try servers.heldBody(bytes: 2000, prefix: 10)
+        defer { try? FileManager.default.removeItem(at: held.file) }
+        async let response = perform(manager, URLRequest(url: servers.url(held.route)))
+        #expect(await eventually(within: 60) { suspendReturned.withLock { $0 } })
         let suspended = try #require(paused.withLock { $0 })
         #expect(suspended.state == .suspended)
+        // Barriers instead of waits. The engine runs commands in order and each pass of its loop
+        // (curl_multi_perform) reads every transfer that is not paused: a later task on the same
+        // manager run to its end means the suspension reached the engine, and, once the server
+        // has written the rest (it fits in the sockets' buffers), that the engine has read the
+        // socket since, had the suspension not held it.
+        #expect(await perform(manager, URLRequest(url: servers.url(.ok))).error == nil)
         let countWhileSuspended = suspended.countOfBytesReceived
-        try await Task.sleep(for: .milliseconds(300))
-        #expect(suspended.countOfBytesReceived == countWhileSuspended)
+        #expect(countWhileSuspended > 0 && countWhileSuspended <= 10)
+        try await servers.releaseHeldFile(key: held.key)
+        try await servers.waitForHeldFile(key: held.key, "the rest written to the socket") {
+            $0.requests.first?.completed == true
+        }
+        #expect(await perform(manager, URLRequest(url: servers.url(.ok))).error == nil)
+        #expect(suspended.countOfBytesReceived == countWhileSuspended, "bytes were delivered while suspended")
+        #expect(suspended.state == .suspended)
         suspended.resume()
         let result = await response
         #expect(result.error == nil)
-        #expect(result.data?.count == 20)
+        #expect(result.data == held.data)
         #expect(suspended.state == .completed)
     }
 

@@ -59,6 +59,14 @@ extension TestServers {
         return (url, data)
     }
 
+    /// A held body of `bytes` random bytes whose first `prefix` bytes are sent at once: the
+    /// route (under a new key), the key, the file to delete after the test, and its contents.
+    public func heldBody(bytes: Int, prefix: Int) throws -> (route: FaultRoute, key: String, file: URL, data: Data) {
+        let (file, data) = try heldFile(bytes: bytes)
+        let key = UUID().uuidString
+        return (.heldFile(key: key, file: file, prefix: prefix), key, file, data)
+    }
+
     /// The fault server's record of `key`'s held-file requests.
     ///
     /// Read with ``LoopbackHTTP`` (not the code under test) on a Dispatch thread: the read
