@@ -1,4 +1,5 @@
 import Foundation
+import GannetTestSupport
 import Synchronization
 import Testing
 
@@ -106,7 +107,7 @@ enum GannetBinary {
         environment: [String: String]? = nil,
         interruptWhen ready: (@Sendable (Data) -> Bool)? = nil
     ) async throws -> Result {
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = executable
         process.arguments = arguments
         if let environment {

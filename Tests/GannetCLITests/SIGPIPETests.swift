@@ -20,7 +20,7 @@ struct SIGPIPETests {
     @Test func aPeerResetDuringATLSUploadIsAnErrorNotADeadProcess() async throws {
         let python = ProcessInfo.processInfo.environment["GANNET_PYTHON"] ?? "python3"
         let leaf = servers.certificates.leaf(.good)
-        let server = Process()
+        let server = ChildProcess()
         server.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         server.arguments = [
             python, Self.serversFolder + "/tls_reset_server.py", leaf.chain ?? leaf.pem, leaf.privateKey,
@@ -58,7 +58,7 @@ struct SIGPIPETests {
         let gannet = try GannetBinary.location().path
         let wrapper =
             "import os, signal, sys; signal.signal(signal.SIGPIPE, signal.SIG_DFL); os.execv(sys.argv[1], sys.argv[1:])"
-        let child = Process()
+        let child = ChildProcess()
         child.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         child.arguments = [
             python, "-c", wrapper, gannet, "--cacert", servers.certificates.caBundle, "--multipart",

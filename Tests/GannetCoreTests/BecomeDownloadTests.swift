@@ -31,7 +31,7 @@ struct BecomeDownloadTests {
         try await withCheckedThrowingContinuation { continuation in
             DispatchQueue.global().async {
                 do {
-                    let process = Process()
+                    let process = ChildProcess()
                     process.executableURL = URL(fileURLWithPath: "/usr/bin/sha256sum")
                     process.arguments = [path]
                     let pipe = Pipe()

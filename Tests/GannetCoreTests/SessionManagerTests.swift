@@ -196,7 +196,7 @@ struct SessionManagerTests {
 func sha256Hex(_ data: Data) -> String {
     // The fault server reports the SHA-256 of what it received; compute it with the openssl CLI
     // the test setup already needs, to avoid a crypto dependency in the test target.
-    let process = Process()
+    let process = ChildProcess()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
     process.arguments = ["openssl", "dgst", "-sha256", "-r"]
     let input = Pipe()

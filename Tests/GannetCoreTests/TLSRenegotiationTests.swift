@@ -11,7 +11,7 @@ import FoundationNetworking
 /// A helper server in Tests/Servers, run by python3, that prints lines on stdout and stops
 /// when its stdin closes.
 final class LineServer: Sendable {
-    private let process: Process
+    private let process: ChildProcess
     private let input: Pipe
     private let lines = Lines()
 
@@ -24,7 +24,7 @@ final class LineServer: Sendable {
     init(script: String, arguments: [String]) throws {
         let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Servers")
-        process = Process()
+        process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments =
             [

@@ -1,4 +1,5 @@
 import Foundation
+import GannetTestSupport
 import Testing
 
 /// The fixture certificates, read from the source tree next to this file.
@@ -49,7 +50,7 @@ enum CommandLineTool {
         let errorsHandle = try FileHandle(forWritingTo: errorsURL)
         defer { try? errorsHandle.close() }
 
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = executable
         process.arguments = arguments
         let output = Pipe()

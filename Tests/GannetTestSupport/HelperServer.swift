@@ -13,7 +13,7 @@ import Glibc
 /// standard input reaches EOF: ``stop()`` closes that pipe and sends SIGTERM to its PID, and the
 /// kernel closes the pipe if the test process dies, so the script never outlives the test.
 public final class HelperServer: Sendable {
-    private let process: Process
+    private let process: ChildProcess
     private let input: Pipe
     private let lines = Lines()
 
@@ -30,7 +30,7 @@ public final class HelperServer: Sendable {
         guard FileManager.default.fileExists(atPath: path) else {
             throw TestServerError("The helper server \(path) is missing")
         }
-        process = Process()
+        process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = [ProcessInfo.processInfo.environment["GANNET_PYTHON"] ?? "python3", path] + arguments
         input = Pipe()

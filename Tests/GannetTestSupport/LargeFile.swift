@@ -36,7 +36,7 @@ public enum LargeFile {
     }
 
     private static func run(_ executable: String, _ arguments: [String], output: FileHandle) async throws {
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         process.standardOutput = output

@@ -22,7 +22,7 @@ enum SupervisorProcess {
             throw TestServerError("The test server supervisor is missing at \(script)")
         }
         let python = ProcessInfo.processInfo.environment["GANNET_PYTHON"] ?? "python3"
-        let process = Process()
+        let process = ChildProcess()
         let input = Pipe()
         let output = Pipe()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
@@ -67,7 +67,7 @@ enum SupervisorProcess {
     }
 
     /// Reads up to the first newline; `nil` when the supervisor exits first.
-    private static func readLine(from fd: Int32, while process: Process) throws(TestServerError) -> Data? {
+    private static func readLine(from fd: Int32, while process: ChildProcess) throws(TestServerError) -> Data? {
         let clock = ContinuousClock()
         let deadline = clock.now + startTimeout
         var line = Data()

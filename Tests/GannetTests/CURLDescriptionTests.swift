@@ -32,7 +32,7 @@ struct CURLDescriptionTests {
         }
         let output: (Int32, Data, Data) = try await withCheckedThrowingContinuation { continuation in
             DispatchQueue.global().async {
-                let process = Process()
+                let process = ChildProcess()
                 process.executableURL = URL(fileURLWithPath: "/bin/sh")
                 process.arguments = ["-c", description]
                 let out = Pipe()

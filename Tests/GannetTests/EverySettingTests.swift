@@ -312,7 +312,7 @@ struct EverySettingTests {
 
     /// `openssl x509 -hash`: the file name OpenSSL looks a CA up by in a CA directory.
     private func subjectHash(ofCertificateAt path: String) throws -> String {
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
         process.arguments = ["x509", "-hash", "-noout", "-in", path]
         let pipe = Pipe()

@@ -1,4 +1,5 @@
 import Foundation
+import GannetTestSupport
 
 /// Certificates generated for this test process with the `openssl` command-line tool, into a
 /// temporary folder that is removed at exit. Nothing here is committed, private keys included.
@@ -356,7 +357,7 @@ final class TestPKI: Sendable {
     }
 
     private func run(_ executable: String, _ arguments: [String], input: Data?) throws -> Data {
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         process.currentDirectoryURL = directory
