@@ -27,6 +27,11 @@ struct EventSourceTests {
         return try JSONDecoder().decode(Log.self, from: data)
     }
 
+    /// How long a condition may take: generous, because only a fault reaches it, and on a loaded
+    /// machine (sanitizers, parallel builds) the first seconds of a run can all go to starting
+    /// the test servers; the story's own bound is the hour's reconnection delay below.
+    private static let patience = 120.0
+
     private static let storyEvents = [
         ServerSentEvent(type: "tick", data: "event 1", lastEventID: "1"),
         ServerSentEvent(type: "tick", data: "event 2", lastEventID: "2"),
@@ -58,7 +63,7 @@ struct EventSourceTests {
             finished.store(true, ordering: .relaxed)
             return seen
         }
-        let done = await eventually { finished.load(ordering: .relaxed) }
+        let done = await eventually(within: Self.patience) { finished.load(ordering: .relaxed) }
         #expect(done, "the story did not end: was the server's retry: 50 ignored?")
         if !done { source.cancel() }
         let seen = try await consumer.value
@@ -110,7 +115,7 @@ struct EventSourceTests {
                 }
             }
         )
-        let completed = await eventually { seen.withLock { $0.completed } }
+        let completed = await eventually(within: Self.patience) { seen.withLock { $0.completed } }
         #expect(completed, "the story did not end: was the server's retry: 50 ignored?")
         if !completed { source.cancel() }
         let final = seen.withLock { $0 }
@@ -173,10 +178,10 @@ struct EventSourceTests {
         #expect(count == 3)
         #expect(source.isCancelled)
         #expect(
-            await eventuallyAsync { ((try? await log(key))?.disconnects ?? 0) == 1 },
+            await eventuallyAsync(within: Self.patience) { ((try? await log(key))?.disconnects ?? 0) == 1 },
             "the server never saw the client go"
         )
-        #expect(await eventually { manager.tasks.isEmpty })
+        #expect(await eventually(within: Self.patience) { manager.tasks.isEmpty })
     }
 
     @Test func cancellingTheIteratingTaskClosesTheConnection() async throws {
@@ -188,14 +193,14 @@ struct EventSourceTests {
         let consumer = Task {
             for try await _ in source.events { received.add(1, ordering: .relaxed) }
         }
-        #expect(await eventually { received.load(ordering: .relaxed) >= 2 })
+        #expect(await eventually(within: Self.patience) { received.load(ordering: .relaxed) >= 2 })
         consumer.cancel()
         _ = await consumer.result
         #expect(
-            await eventuallyAsync { ((try? await log(key))?.disconnects ?? 0) == 1 },
+            await eventuallyAsync(within: Self.patience) { ((try? await log(key))?.disconnects ?? 0) == 1 },
             "the server never saw the client go"
         )
-        #expect(await eventually { manager.tasks.isEmpty })
+        #expect(await eventually(within: Self.patience) { manager.tasks.isEmpty })
     }
 
     @Test func aRefusedConnectionIsRetriedUpToTheLimit() async throws {

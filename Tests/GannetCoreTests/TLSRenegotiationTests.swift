@@ -50,9 +50,10 @@ final class LineServer: Sendable {
         }.start()
     }
 
-    /// Waits (30 s at most) for the `index`th line.
+    /// Waits (120 s at most: on a loaded machine, sanitizers on, starting Python and its TLS
+    /// context can take tens of seconds) for the `index`th line.
     func line(_ index: Int) async throws -> String {
-        let deadline = ContinuousClock.now + .seconds(30)
+        let deadline = ContinuousClock.now + .seconds(120)
         while ContinuousClock.now < deadline {
             if let line = lines.line(index) { return line }
             try await Task.sleep(for: .milliseconds(10))
