@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds gannet_<version>_amd64.deb (`make deb`): the release `gannet` with the Swift runtime and
 # Foundation linked in (--static-swift-stdlib), so it needs no Swift toolchain, only Debian's
-# libcurl4, libssl3 and libxml2 (and libc6, libstdc++6, libgcc-s1, which every Debian system has);
+# libcurl4, libssl3 and libxml2 (and libc6, libstdc++6, libgcc-s1, which every Debian system has,
+# and libpsl5, the public-suffix list cookies are judged by, which libcurl4 itself depends on);
 # the manual and the bash, zsh and fish completions go where Debian's tools look for them.
 # Refuses to package a binary that links anything else (checked with ldd and dpkg -S).
 #
@@ -20,7 +21,7 @@ binary="$(swift build "${scratch[@]}" -c release --show-bin-path)/gannet"
 
 # Every shared library the binary itself needs (its NEEDED entries; theirs are their packages'
 # business) must come from an allowed package.
-allowed=" libc6 libcurl4 libssl3 libxml2 libstdc++6 libgcc-s1 "
+allowed=" libc6 libcurl4 libssl3 libxml2 libpsl5 libstdc++6 libgcc-s1 "
 resolved=$(ldd "$binary")
 for soname in $(readelf -d "$binary" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p'); do
     library=$(awk -v name="$soname" '$1 == name && $2 == "=>" { print $3 }' <<<"$resolved")
@@ -52,7 +53,7 @@ Version: $version
 Architecture: $arch
 Maintainer: Gannet <gannet@localhost>
 Installed-Size: $size
-Depends: libc6, libcurl4 (>= 7.88.1), libssl3, libxml2, libstdc++6, libgcc-s1
+Depends: libc6, libcurl4 (>= 7.88.1), libssl3, libxml2, libpsl5, libstdc++6, libgcc-s1
 Section: web
 Priority: optional
 Homepage: https://github.com/gannet/gannet
