@@ -1,6 +1,6 @@
 /// ``eventually(within:_:)`` for a condition that must itself wait, such as asking a test
 /// server what it saw: polls every 20 ms for up to `seconds`; returns whether it came true.
-public func eventuallyAsync(within seconds: Double = 20, _ condition: () async -> Bool) async -> Bool {
+public func eventuallyAsync(within seconds: Double = 120, _ condition: () async -> Bool) async -> Bool {
     let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
     while await !condition() {
         if ContinuousClock.now > deadline { return false }
