@@ -130,17 +130,7 @@ extension SessionManager {
     /// for try await chunk in body { handle(chunk) }
     /// ```
     public func bytes(for request: URLRequest) async throws -> (HTTPURLResponse, AsyncThrowingStream<Data, any Error>) {
-        let state = ByteStreamState()
-        let task = makeTask(
-            kind: .data,
-            request: request,
-            body: BodySource(of: request),
-            serializer: PassthroughResponseSerializer(),
-            progress: ProgressHandlers(),
-            sink: .stream(state),
-            delivery: .direct
-        ) { _ in }
-        state.task.withLock { $0 = task }
+        let (task, state) = makeByteStreamTask(for: request)
         task.resume()
         let lazy = try await withTaskCancellationHandler {
             try await state.response()
@@ -159,5 +149,25 @@ extension SessionManager {
         let consumer = ByteStreamConsumer(state: state)
         let stream = AsyncThrowingStream<Data, any Error> { try await consumer.next() }
         return (response, stream)
+    }
+}
+
+extension SessionManager {
+    /// A data task, not yet resumed, whose body goes to a ``ByteStreamState`` (the 1 MiB
+    /// high-water mark pauses receiving until the consumer reads): `bytes(for:)` and
+    /// `EventSource` both read through it.
+    func makeByteStreamTask(for request: URLRequest) -> (SessionTask, ByteStreamState) {
+        let state = ByteStreamState()
+        let task = makeTask(
+            kind: .data,
+            request: request,
+            body: BodySource(of: request),
+            serializer: PassthroughResponseSerializer(),
+            progress: ProgressHandlers(),
+            sink: .stream(state),
+            delivery: .direct
+        ) { _ in }
+        state.task.withLock { $0 = task }
+        return (task, state)
     }
 }

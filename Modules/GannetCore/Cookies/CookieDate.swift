@@ -32,8 +32,8 @@ enum CookieDate {
             return nil
         }
         // Step 6: a date that does not exist (30 February) fails too.
-        guard day <= daysIn(month: month, year: year) else { return nil }
-        let days = daysFromCivil(year: year, month: month, day: day)
+        guard day <= GregorianDay.daysIn(month: month, year: year) else { return nil }
+        let days = GregorianDay.daysSinceEpoch(year: year, month: month, day: day)
         let seconds = days * 86_400 + time.hour * 3600 + time.minute * 60 + time.second
         return Date(timeIntervalSince1970: TimeInterval(seconds))
     }
@@ -77,23 +77,5 @@ enum CookieDate {
         let prefix = String(decoding: token.prefix(3), as: UTF8.self).lowercased()
         let names = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
         return names.firstIndex(of: prefix).map { $0 + 1 }
-    }
-
-    private static func daysIn(month: Int, year: Int) -> Int {
-        switch month {
-        case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
-        case 4, 6, 9, 11: 30
-        default: 31
-        }
-    }
-
-    /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's days_from_civil).
-    private static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
     }
 }

@@ -42,17 +42,7 @@ actor EventSourceReader {
 
     private func connect() async throws {
         let request = source.nextRequest()
-        let state = ByteStreamState()
-        let task = source.manager.makeTask(
-            kind: .data,
-            request: request,
-            body: BodySource(of: request),
-            serializer: PassthroughResponseSerializer(),
-            progress: ProgressHandlers(),
-            sink: .stream(state),
-            delivery: .direct
-        ) { _ in }
-        state.task.withLock { $0 = task }
+        let (task, state) = source.manager.makeByteStreamTask(for: request)
         let body = ByteStreamConsumer(state: state)
         guard source.track(task) else { return }
         task.resume()

@@ -78,32 +78,10 @@ public enum RetryAfter {
         guard clock.count == 3, clock.allSatisfy({ $0.count == 2 }),
             let hour = number(clock[0]), let minute = number(clock[1]), let second = number(clock[2]),
             (0...23).contains(hour), (0...59).contains(minute), (0...60).contains(second),
-            (1...daysIn(month: month, year: year)).contains(day)
+            (1...GregorianDay.daysIn(month: month, year: year)).contains(day)
         else { return nil }
-        let days = daysSinceEpoch(year: year, month: month, day: day)
+        let days = GregorianDay.daysSinceEpoch(year: year, month: month, day: day)
         return Date(timeIntervalSince1970: TimeInterval(days * 86_400 + hour * 3_600 + minute * 60 + second))
-    }
-
-    private static func isLeap(_ year: Int) -> Bool {
-        year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
-    }
-
-    private static func daysIn(month: Int, year: Int) -> Int {
-        switch month {
-        case 2: return isLeap(year) ? 29 : 28
-        case 4, 6, 9, 11: return 30
-        default: return 31
-        }
-    }
-
-    /// Days from 1970-01-01 to the proleptic Gregorian date (the civil-from-days algorithm in reverse).
-    private static func daysSinceEpoch(year: Int, month: Int, day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
     }
 
     private static func civilYear(of date: Date) -> Int {
