@@ -274,7 +274,7 @@ struct AuthenticationRefreshThroughTheManagerTests {
         let work = Task {
             await manager.response(for: URLRequest(url: servers.url(.bearer(key))), serializer: .passthrough)
         }
-        let finished = await eventually(within: 30) { manager.tasks.isEmpty && refreshes.value == 1 }
+        let finished = await eventually(within: 120) { manager.tasks.isEmpty && refreshes.value == 1 }
         if !finished { work.cancel() }
         let response = await work.value
         #expect(finished, "the refresh waited for itself")
