@@ -53,7 +53,28 @@ public struct SessionConfiguration: Sendable {
     /// it is a file under `$XDG_DATA_HOME`, the program's name, `.cookies.shared`);
     /// ``ephemeral`` keeps them in memory; `nil` neither sends nor stores any
     /// (docs/auth-cookies-cache.md).
-    public var httpCookieStorage: (any CookieStoring)? = HTTPCookieStorage.shared
+    public var httpCookieStorage: (any CookieStoring)? {
+        get { cookieStorage.storage }
+        set { cookieStorage = .given(newValue) }
+    }
+
+    /// The shared storage is named, not fetched, until it is read: Foundation's
+    /// `HTTPCookieStorage.shared` looks for its file on disk when first made, which a
+    /// configuration given a storage of its own (the CLI's, ``ephemeral``) never needs
+    /// (docs/performance.md, "Start-up").
+    private var cookieStorage: CookieStorageChoice = .shared
+
+    private enum CookieStorageChoice: Sendable {
+        case shared
+        case given((any CookieStoring)?)
+
+        var storage: (any CookieStoring)? {
+            switch self {
+            case .shared: return HTTPCookieStorage.shared
+            case .given(let storage): return storage
+            }
+        }
+    }
 
     /// The response cache: `nil` (the default) caches nothing, as OkHttp and unlike
     /// `URLSessionConfiguration.default`, whose `URLCache.shared` would make every service
