@@ -330,45 +330,61 @@ def run_client(client: Client, env: dict[str, str], ca: str, timeout: float, cwd
     return sample
 
 
-def run_startup(client: Client, env: dict[str, str], runs: int, timeout: float, cwd: str) -> Sample:
-    """`runs` processes of `client.argv` one after the other, each timed from spawn to exit (the
-    whole process: loading, start-up, the GET, exit); the sample's value is their median in ms,
-    its CPU the children's user + system seconds (wait4). Spawned with posix_spawn (vfork), so
-    the harness's own fork costs no client anything. A child's peak RSS would start at the
-    harness's (the kernel carries it across exec), so it comes from one more run under
+def run_startup(clients: list[Client], env: dict[str, str], runs: int, timeout: float, cwd: str) -> dict[str, Sample]:
+    """`runs` processes of each client's argv, the clients taking turns process by process (so
+    a change in the machine's load weighs on all of them alike), each timed from spawn to exit
+    (the whole process: loading, start-up, the GET, exit). A client's sample is the median of
+    its processes in ms, its CPU their user + system seconds (wait4). Spawned with posix_spawn
+    (vfork), so the harness's own fork costs no client anything. A child's peak RSS would start
+    at the harness's (the kernel carries it across exec), so it comes from one more run under
     /usr/bin/time, not timed."""
-    program = shutil.which(client.argv[0])
-    if not program:
-        return Sample(ok=False, unsupported=True, message=client.note or f"{client.argv[0]} not found")
-    walls: list[float] = []
-    cpu = 0.0
+    samples: dict[str, Sample] = {}
+    programs: dict[str, str] = {}
+    for client in clients:
+        program = shutil.which(client.argv[0])
+        if program:
+            programs[client.label] = program
+        else:
+            samples[client.label] = Sample(ok=False, unsupported=True,
+                                           message=client.note or f"{client.argv[0]} not found")
+    walls: dict[str, list[float]] = {label: [] for label in programs}
+    cpu: dict[str, float] = {label: 0.0 for label in programs}
+    spent: dict[str, float] = {label: 0.0 for label in programs}
     errors_path = os.path.join(cwd, "startup.stderr")
     actions = [(os.POSIX_SPAWN_OPEN, 0, "/dev/null", os.O_RDONLY, 0),
                (os.POSIX_SPAWN_OPEN, 1, "/dev/null", os.O_WRONLY, 0),
                (os.POSIX_SPAWN_OPEN, 2, errors_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)]
     previous = os.getcwd()
     os.chdir(cwd)
-    started = time.monotonic()
     try:
         for _ in range(runs):
-            begin = time.monotonic()
-            pid = os.posix_spawn(program, client.argv, env, file_actions=actions)
-            watchdog = threading.Timer(timeout, os.kill, (pid, signal.SIGKILL))
-            watchdog.start()
-            _, status, usage = os.wait4(pid, 0)
-            end = time.monotonic()
-            watchdog.cancel()
-            code = os.waitstatus_to_exitcode(status)
-            if code != 0:
-                with open(errors_path, errors="replace") as f:
-                    return Sample(ok=False, message=f"exit {code}: {f.read().strip()[-400:]}")
-            walls.append(end - begin)
-            cpu += usage.ru_utime + usage.ru_stime
+            for client in clients:
+                if client.label not in programs or client.label in samples:
+                    continue
+                begin = time.monotonic()
+                pid = os.posix_spawn(programs[client.label], client.argv, env, file_actions=actions)
+                watchdog = threading.Timer(timeout, os.kill, (pid, signal.SIGKILL))
+                watchdog.start()
+                _, status, usage = os.wait4(pid, 0)
+                end = time.monotonic()
+                watchdog.cancel()
+                code = os.waitstatus_to_exitcode(status)
+                if code != 0:
+                    with open(errors_path, errors="replace") as f:
+                        samples[client.label] = Sample(ok=False, message=f"exit {code}: {f.read().strip()[-400:]}")
+                    continue
+                walls[client.label].append(end - begin)
+                spent[client.label] += end - begin
+                cpu[client.label] += usage.ru_utime + usage.ru_stime
     finally:
         os.chdir(previous)
-    wall = time.monotonic() - started
-    rss = run_client(Client(client.label, client.argv, kind="rss"), env, "", timeout, cwd).rss_mb
-    return Sample(ok=True, value=statistics.median(walls) * 1000, wall=wall, cpu=cpu, rss_mb=rss)
+    for client in clients:
+        if client.label in samples:
+            continue
+        rss = run_client(Client(client.label, client.argv, kind="rss"), env, "", timeout, cwd).rss_mb
+        samples[client.label] = Sample(ok=True, value=statistics.median(walls[client.label]) * 1000,
+                                       wall=spent[client.label], cpu=cpu[client.label], rss_mb=rss)
+    return samples
 
 
 def find_httpie() -> str | None:
@@ -973,9 +989,11 @@ def main() -> None:
         for round_index in range(args.rounds):
             for workload in workloads:
                 order = workload.clients if round_index % 2 == 0 else list(reversed(workload.clients))
+                startup = [c for c in order if c.kind == "startup"]
+                timed = run_startup(startup, env, args.startup_runs, args.timeout, work) if startup else {}
                 for client in order:
                     if client.kind == "startup":
-                        sample = run_startup(client, env, args.startup_runs, args.timeout, work)
+                        sample = timed[client.label]
                     else:
                         sample = run_client(client, env, nginx.ca, args.timeout, work)
                     raw[workload.name][client.label].append(sample)
