@@ -29,6 +29,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from dataclasses import dataclass, field
 
@@ -281,7 +282,8 @@ def run_client(client: Client, env: dict[str, str], ca: str, timeout: float, cwd
         ] + command
     started = time.monotonic()
     try:
-        result = subprocess.run(command, env=env, cwd=cwd, capture_output=True, text=True, timeout=timeout)
+        result = subprocess.run(command, env=env, cwd=cwd, stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                                timeout=timeout)
     except subprocess.TimeoutExpired:
         os.unlink(timing.name)
         return Sample(ok=False, message=f"timed out after {timeout:.0f} s")
@@ -328,6 +330,72 @@ def run_client(client: Client, env: dict[str, str], ca: str, timeout: float, cwd
     return sample
 
 
+def run_startup(clients: list[Client], env: dict[str, str], runs: int, timeout: float, cwd: str) -> dict[str, Sample]:
+    """`runs` processes of each client's argv, the clients taking turns process by process (so
+    a change in the machine's load weighs on all of them alike), each timed from spawn to exit
+    (the whole process: loading, start-up, the GET, exit). A client's sample is the median of
+    its processes in ms, its CPU their user + system seconds (wait4). Spawned with posix_spawn
+    (vfork), so the harness's own fork costs no client anything. A child's peak RSS would start
+    at the harness's (the kernel carries it across exec), so it comes from one more run under
+    /usr/bin/time, not timed."""
+    samples: dict[str, Sample] = {}
+    programs: dict[str, str] = {}
+    for client in clients:
+        program = shutil.which(client.argv[0])
+        if program:
+            programs[client.label] = program
+        else:
+            samples[client.label] = Sample(ok=False, unsupported=True,
+                                           message=client.note or f"{client.argv[0]} not found")
+    walls: dict[str, list[float]] = {label: [] for label in programs}
+    cpu: dict[str, float] = {label: 0.0 for label in programs}
+    spent: dict[str, float] = {label: 0.0 for label in programs}
+    errors_path = os.path.join(cwd, "startup.stderr")
+    actions = [(os.POSIX_SPAWN_OPEN, 0, "/dev/null", os.O_RDONLY, 0),
+               (os.POSIX_SPAWN_OPEN, 1, "/dev/null", os.O_WRONLY, 0),
+               (os.POSIX_SPAWN_OPEN, 2, errors_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)]
+    previous = os.getcwd()
+    os.chdir(cwd)
+    try:
+        for _ in range(runs):
+            for client in clients:
+                if client.label not in programs or client.label in samples:
+                    continue
+                begin = time.monotonic()
+                pid = os.posix_spawn(programs[client.label], client.argv, env, file_actions=actions)
+                watchdog = threading.Timer(timeout, os.kill, (pid, signal.SIGKILL))
+                watchdog.start()
+                _, status, usage = os.wait4(pid, 0)
+                end = time.monotonic()
+                watchdog.cancel()
+                code = os.waitstatus_to_exitcode(status)
+                if code != 0:
+                    with open(errors_path, errors="replace") as f:
+                        samples[client.label] = Sample(ok=False, message=f"exit {code}: {f.read().strip()[-400:]}")
+                    continue
+                walls[client.label].append(end - begin)
+                spent[client.label] += end - begin
+                cpu[client.label] += usage.ru_utime + usage.ru_stime
+    finally:
+        os.chdir(previous)
+    for client in clients:
+        if client.label in samples:
+            continue
+        rss = run_client(Client(client.label, client.argv, kind="rss"), env, "", timeout, cwd).rss_mb
+        samples[client.label] = Sample(ok=True, value=statistics.median(walls[client.label]) * 1000,
+                                       wall=spent[client.label], cpu=cpu[client.label], rss_mb=rss)
+    return samples
+
+
+def find_httpie() -> str | None:
+    """httpie's `http`: beside the Python running the harness (a pyenv or virtualenv install,
+    not its shim, whose own start-up would be counted), else on PATH."""
+    beside = os.path.join(os.path.dirname(sys.executable), "http")
+    if os.access(beside, os.X_OK):
+        return beside
+    return shutil.which("http")
+
+
 def client_requests(client: Client) -> int:
     return int(client.note.split("=")[1])
 
@@ -339,13 +407,15 @@ def transfer_size(client: Client) -> int:
 # MARK: - The plan
 
 
-def build_workloads(args, bin_dir: str, nginx: Nginx, fixtures: dict[str, str], work: str) -> list[Workload]:
+def build_workloads(args, bin_dir: str, gannet_cli: str, nginx: Nginx, fixtures: dict[str, str],
+                    work: str) -> list[Workload]:
     gannet = os.path.join(bin_dir, "gannet-bench-client")
     urlsession = os.path.join(bin_dir, "urlsession-bench-client")
     ahc = os.path.join(bin_dir, "ahc-bench-client")
     loop = os.path.join(bin_dir, "curl-multi-bench-client")
     parse = os.path.join(bin_dir, "parse-bench-client")
     small, small_tls = nginx.url("/small"), nginx.url("/small", tls=True)
+    httpie = find_httpie()
 
     def curl_config(name: str, url: str, count: int) -> str:
         path = os.path.join(work, name)
@@ -479,6 +549,21 @@ def build_workloads(args, bin_dir: str, nginx: Nginx, fixtures: dict[str, str], 
             ],
             requests=n,
         ))
+    # Start-up: one small GET per process, the whole process timed (issue 28): the `gannet`
+    # command as the .deb ships it (Swift runtime and Foundation linked in), curl's command line
+    # and httpie's, each printing the body to /dev/null.
+    workloads.append(Workload(
+        "startup", f"start-up: `CLIENT URL`, one GET of 2 bytes per process, HTTP/1.1 "
+                   f"(median of {args.startup_runs} processes per run)", "ms",
+        [
+            Client("gannet", [gannet_cli, small], kind="startup",
+                   note="the release `gannet` built as `make deb` builds it (--static-swift-stdlib)"),
+            Client("curl-cli", ["curl", "-sS", small], kind="startup"),
+            # /dev/null on stdin would be read as a body (then a POST) without --ignore-stdin.
+            Client("httpie", [httpie or "http", "--ignore-stdin", small], kind="startup",
+                   note="" if httpie else "httpie is not installed (python3 -m pip install httpie)"),
+        ],
+    ))
     if args.only:
         wanted = set(args.only.split(","))
         unknown = wanted - {w.name for w in workloads}
@@ -595,6 +680,12 @@ def ratio_rows(results: dict, workloads: list[Workload], transfer_bytes: int) ->
                 per = (rss_large - rss_small) * 1024 / (FANOUT_SIZES[-1] - FANOUT_SIZES[0])
                 rows.append({"target": f"{client}: peak RSS per request in flight (information)", "workload": large,
                              "ratio": per, "goal": 0, "met": None, "what": "KB"})
+    if "startup" in names:
+        # Whole processes, start-up included: the one target here where it counts (issue 28).
+        add("gannet URL wall time ≤ 1.5× curl URL (whole process)", "startup", value("startup", "gannet"),
+            value("startup", "curl-cli"), 1.5, higher_is_better=False)
+        add("httpie / gannet, whole process (information)", "startup", value("startup", "httpie"),
+            value("startup", "gannet"), 0.0)
     if "json-1mb" in names:
         # Times: Foundation's over Gannet's is the speed-up.
         add("Gannet JSON serializer vs JSONSerialization (information)", "json-1mb",
@@ -686,6 +777,18 @@ def build(skip: bool) -> str:
         print("bench: building the clients in release (swift build -c release)", flush=True)
         subprocess.run(base, check=True)
     return subprocess.run(base + ["--show-bin-path"], capture_output=True, text=True, check=True).stdout.strip()
+
+
+def build_gannet_cli(skip: bool) -> str:
+    """The `gannet` command as `make deb` builds it (scripts/build-deb.sh: release, the Swift
+    runtime and Foundation linked in), in `.build-deb` so the package's own `.build` is left alone."""
+    base = ["swift", "build", "-c", "release", "--package-path", ROOT, "--scratch-path",
+            os.path.join(ROOT, ".build-deb"), "--product", "gannet", "--static-swift-stdlib"]
+    if not skip:
+        print("bench: building gannet as the .deb ships it (swift build -c release --static-swift-stdlib)", flush=True)
+        subprocess.run(base, check=True)
+    bin_dir = subprocess.run(base + ["--show-bin-path"], capture_output=True, text=True, check=True).stdout.strip()
+    return os.path.join(bin_dir, "gannet")
 
 
 # MARK: - callgrind
@@ -828,6 +931,10 @@ def main() -> None:
     parser.add_argument("--json", help="where to write the figures (default Benchmarks/results/bench-DATE.json)")
     parser.add_argument("--markdown", help="also write the table as Markdown to this file")
     parser.add_argument("--timeout", type=float, default=300, help="seconds before one client run is abandoned")
+    parser.add_argument("--startup-runs", type=int, default=40,
+                        help="processes per start-up run, of which the median is taken (default 40)")
+    parser.add_argument("--gannet-cli", help="the `gannet` to time for start-up (default: built as `make deb` builds "
+                                             "it; e.g. /usr/bin/gannet for the installed .deb)")
     parser.add_argument("--callgrind", action="store_true",
                         help="count instructions per request (valgrind) for Gannet and the bare curl loop instead")
     parser.add_argument("--callgrind-requests", type=int, default=2_500)
@@ -836,7 +943,7 @@ def main() -> None:
     args = parser.parse_args()
     if args.quick:
         args.rounds, args.requests, args.tls_requests, args.handshakes = 1, 2_000, 500, 100
-        args.transfer_mib, args.wrk_seconds = 64, 1
+        args.transfer_mib, args.wrk_seconds, args.startup_runs = 64, 1, 10
     args.transfer_bytes = args.transfer_mib * MIB
 
     # 10,000 requests in flight need 10,000 sockets in the client: the harness raises its soft
@@ -851,8 +958,12 @@ def main() -> None:
     command = "Benchmarks/run.sh " + " ".join(sys.argv[1:])
     started_at = datetime.datetime.now().astimezone()
     load_before = loadavg()
-    bin_dir = build(args.no_build)
-    fixtures = ensure_fixtures(args.data_dir, args.transfer_bytes)
+    # The start-up row alone needs none of the package's clients: neither built nor resolved.
+    only = set(args.only.split(",")) if args.only else None
+    bin_dir = build(args.no_build) if only != {"startup"} else os.path.join(BENCH, ".build", "release")
+    # Nor the 1 GiB transfer file and the parse fixtures.
+    fixtures = (ensure_fixtures(args.data_dir, args.transfer_bytes) if only != {"startup"}
+                else {"big": "", "json": "", "xml": ""})
     nginx = Nginx(args.data_dir)
     work = tempfile.mkdtemp(prefix="gannet-bench-work-")
     results_dir = os.path.join(BENCH, "results")
@@ -871,13 +982,20 @@ def main() -> None:
             return
         env = dict(os.environ)
         env.update({"BENCH_CA_FILE": nginx.ca, "BENCH_PIN_SHA256": nginx.pin_sha256, "BENCH_PIN_SPKI": nginx.pin_spki})
-        workloads = build_workloads(args, bin_dir, nginx, fixtures, work)
+        times_startup = only is None or "startup" in only
+        gannet_cli = args.gannet_cli or (build_gannet_cli(args.no_build) if times_startup else "gannet")
+        workloads = build_workloads(args, bin_dir, gannet_cli, nginx, fixtures, work)
         raw: dict[str, dict[str, list[Sample]]] = {w.name: {c.label: [] for c in w.clients} for w in workloads}
         for round_index in range(args.rounds):
             for workload in workloads:
                 order = workload.clients if round_index % 2 == 0 else list(reversed(workload.clients))
+                startup = [c for c in order if c.kind == "startup"]
+                timed = run_startup(startup, env, args.startup_runs, args.timeout, work) if startup else {}
                 for client in order:
-                    sample = run_client(client, env, nginx.ca, args.timeout, work)
+                    if client.kind == "startup":
+                        sample = timed[client.label]
+                    else:
+                        sample = run_client(client, env, nginx.ca, args.timeout, work)
                     raw[workload.name][client.label].append(sample)
                     if workload.cleanup and os.path.exists(workload.cleanup):
                         os.unlink(workload.cleanup)

@@ -13,7 +13,10 @@ package enum DefaultHeaders {
     static func acceptLanguage(_ languages: [String] = Locale.preferredLanguages) -> String? {
         var components: [String] = []
         for (index, language) in languages.prefix(6).enumerated() {
-            let tag = language.replacingOccurrences(of: "_", with: "-")
+            // Character by character, not `replacingOccurrences`, which bridges to NSString:
+            // every request serializer configuration is made with this header, the CLI's at
+            // start-up included (docs/performance.md, "Start-up").
+            let tag = String(language.map { $0 == "_" ? "-" : $0 })
             guard !tag.isEmpty, RequestValidation.isValidHeaderValue(tag) else { continue }
             // q = 1 - index/10 written as AFNetworking's "%0.1g": "1", "0.9" … "0.5".
             let quality = index == 0 ? "1" : "0.\(10 - index)"

@@ -13,7 +13,9 @@ struct Terminal: Sendable {
     var noColor = false
 
     static var current: Terminal {
-        let noColor = ProcessInfo.processInfo.environment["NO_COLOR"].map { !$0.isEmpty } ?? false
+        // getenv, not ProcessInfo's environment, which copies every variable into a dictionary
+        // first (docs/performance.md, "Start-up").
+        let noColor = getenv("NO_COLOR").map { $0.pointee != 0 } ?? false
         return Terminal(
             stdoutIsTerminal: isatty(STDOUT_FILENO) == 1,
             stderrIsTerminal: isatty(STDERR_FILENO) == 1,

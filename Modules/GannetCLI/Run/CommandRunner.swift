@@ -33,8 +33,7 @@ struct CommandRunner {
         // The hidden generators describe gannet itself: no config file's defaults apply to them.
         let generates = arguments == ["--generate-man"] || arguments.first == "--generate-completion"
         let all =
-            generates
-            ? arguments : try ConfigFile.arguments(arguments, environment: ProcessInfo.processInfo.environment)
+            generates ? arguments : try ConfigFile.arguments(arguments, environment: ConfigFile.environment())
         switch try Command.parse(all, stdin: StandardInput.probe()) {
         case .help:
             terminal.out(HelpText.text)

@@ -11,6 +11,17 @@ import Foundation
 /// the file, never silently ignored; a default option gannet does not know is a usage error
 /// (exit 2) naming the file too.
 enum ConfigFile {
+    /// The variables the config file's lookup reads, from the process environment: with
+    /// `getenv`, not by copying every variable into ProcessInfo's dictionary at each start
+    /// (docs/performance.md, "Start-up").
+    static func environment() -> [String: String] {
+        var environment: [String: String] = [:]
+        for name in ["XDG_CONFIG_HOME", "HOME", "GANNET_IGNORE_CONFIG"] {
+            if let value = getenv(name) { environment[name] = String(cString: value) }
+        }
+        return environment
+    }
+
     /// The config file's path for `environment`.
     static func path(environment: [String: String]) -> String {
         let config =

@@ -13,6 +13,9 @@ enum SessionSettings {
         // Cookies live for one command (its redirects), as in httpie; `--session` keeps them
         // in a file of its own (SessionFile), never in the shared storage.
         configuration.httpCookieStorage = EphemeralCookieStorage()
+        // Nothing in the command observes AFNetworking's task notifications; building and
+        // posting them is start-up work for nobody (docs/performance.md, "Start-up").
+        configuration.postsTaskNotifications = false
         configuration.redirects =
             options.follow
             ? .follow(max: options.maxRedirects ?? defaultMaximumRedirects)

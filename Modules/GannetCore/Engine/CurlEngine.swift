@@ -60,7 +60,12 @@ final class CurlEngine: @unchecked Sendable {
     private var spareHandles: [EasyHandle] = []
     /// One TLS session cache per trust scope (docs/engine.md, "TLS session resumption"):
     /// `nil` for transfers libcurl verifies, a trust generation for those Gannet evaluates.
-    private var sessionShares: [UInt64?: SessionShare] = [:]
+    /// The `nil` scope's is kept apart: a dictionary keyed by `UInt64?` costs the Swift runtime
+    /// a search of every protocol conformance in the binary for `Optional: Hashable` on first
+    /// use, about 700,000 instructions of a one-request process (docs/performance.md,
+    /// "Start-up").
+    private var sessionShares: [UInt64: SessionShare] = [:]
+    private var libcurlVerifiedShare: SessionShare?
     private var stopping = false
     private var briefWaits = BriefWaitPolicy()
     private var lastTimeoutSweep: UInt64 = 0
@@ -142,6 +147,7 @@ final class CurlEngine: @unchecked Sendable {
         spareHandles.removeAll()
         // After the handles: libcurl refuses to free a share an easy handle still uses.
         sessionShares.removeAll()
+        libcurlVerifiedShare = nil
     }
 
     /// The TLS session cache for `scope`: `nil` is libcurl's own verification; a trust
@@ -149,6 +155,12 @@ final class CurlEngine: @unchecked Sendable {
     /// ever resumed by a transfer of the scope whose full handshake created it, so a
     /// replaced evaluator or challenge handler (a new generation) never inherits one.
     func sessionShare(for scope: UInt64?) -> SessionShare {
+        guard let scope else {
+            if let share = libcurlVerifiedShare { return share }
+            let share = SessionShare()
+            libcurlVerifiedShare = share
+            return share
+        }
         if let share = sessionShares[scope] { return share }
         let share = SessionShare()
         sessionShares[scope] = share
