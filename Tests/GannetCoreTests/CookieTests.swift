@@ -134,7 +134,9 @@ struct CookieTests {
     /// A `Secure` cookie is not sent over plain `http` (swift-corelibs-foundation's storage
     /// returns it; Gannet filters it out), and an expired `Set-Cookie` deletes the cookie.
     @Test func secureCookiesStayOffHTTPAndExpiredOnesAreDeleted() async throws {
-        for storage in [EphemeralCookieStorage() as any CookieStoring, sharedStorageOfItsOwn()] {
+        let foundation = FoundationCookieFile.make()
+        defer { FoundationCookieFile.remove([foundation.container]) }
+        for storage in [EphemeralCookieStorage() as any CookieStoring, foundation.storage] {
             let manager = manager(storage)
             defer { manager.invalidateAndCancel() }
             try await set("s=1; Path=/; Secure", with: manager)
@@ -160,12 +162,6 @@ struct CookieTests {
         try await set("ip=1; Path=/; Domain=0.0.1", with: manager)
         #expect(storage.cookies.isEmpty)
         #expect(try await cookiesSeen(manager) == [:])
-    }
-
-    /// Foundation's storage, in a file of its own under a temporary `XDG_DATA_HOME` would be
-    /// cleaner, but the process's environment is shared: a group storage with a unique name.
-    private func sharedStorageOfItsOwn() -> HTTPCookieStorage {
-        HTTPCookieStorage.sharedCookieStorage(forGroupContainerIdentifier: "gannet-tests-\(UUID().uuidString)")
     }
 
     @Test func aCallersCookieHeaderWins() async throws {

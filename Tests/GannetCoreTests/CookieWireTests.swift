@@ -1,6 +1,7 @@
 import Foundation
 import GannetCore
 import GannetTestSupport
+import Synchronization
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -11,16 +12,27 @@ import FoundationNetworking
 /// server's `/cookies/` routes send `Set-Cookie` lines byte for byte and answer with the Cookie
 /// field they received; the forward proxy stands in for sites under real public suffixes.
 @Suite("Cookies by RFC 6265bis, on the wire")
-struct CookieWireTests {
+final class CookieWireTests {
     let servers: TestServers
+    /// The group containers this test's Foundation storages were named for: each keeps its
+    /// persistent cookies in a file of its own under `$XDG_DATA_HOME`, removed when the test ends.
+    private let containers = Mutex<[String]>([])
     init() throws { servers = try TestServers.shared() }
 
-    /// Every kind of storage the engine must judge cookies for: its rules are its own.
-    static let storages: [@Sendable () -> any CookieStoring] = [
-        { CookieJar() },
-        { EphemeralCookieStorage() },
-        { HTTPCookieStorage.sharedCookieStorage(forGroupContainerIdentifier: "gannet-wire-\(UUID().uuidString)") },
-    ]
+    deinit { FoundationCookieFile.remove(containers.withLock { $0 }) }
+
+    /// Every kind of storage the engine must judge cookies for (its rules are its own):
+    /// Gannet's jar, an ephemeral storage, and Foundation's file-backed `HTTPCookieStorage`.
+    private func storage(_ kind: Int) -> any CookieStoring {
+        switch kind {
+        case 0: return CookieJar()
+        case 1: return EphemeralCookieStorage()
+        default:
+            let (storage, container) = FoundationCookieFile.make()
+            containers.withLock { $0.append(container) }
+            return storage
+        }
+    }
 
     private func manager(_ storage: any CookieStoring, proxy: Bool = false) -> SessionManager {
         var configuration = SessionConfiguration.default
@@ -61,7 +73,7 @@ struct CookieWireTests {
     /// the site's own still covers it (libpsl, §5.7 step 9).
     @Test(arguments: 0..<3)
     func aPublicSuffixDomainIsRefusedThroughTheProxy(storage: Int) async throws {
-        let manager = manager(Self.storages[storage](), proxy: true)
+        let manager = manager(self.storage(storage), proxy: true)
         defer { manager.invalidateAndCancel() }
         try await set(["psl=1; Domain=.com; Path=/"], at: fault("attacker.com", "/cookies/set"), with: manager)
         try await set(["uk=1; Domain=co.uk; Path=/"], at: fault("attacker.co.uk", "/cookies/set"), with: manager)
@@ -80,7 +92,7 @@ struct CookieWireTests {
     /// the plain one.
     @Test(arguments: 0..<3)
     func secureAndPrefixedCookiesFromPlainHTTPAreRefused(storage: Int) async throws {
-        let manager = manager(Self.storages[storage]())
+        let manager = manager(self.storage(storage))
         defer { manager.invalidateAndCancel() }
         let lines = [
             "s=1; Secure; Path=/", "sx=1; Secure=x; Path=/", "__Secure-a=1; Secure; Path=/",
@@ -94,7 +106,7 @@ struct CookieWireTests {
     /// back over https and never over plain http to the same host.
     @Test(arguments: 0..<3)
     func secureWithAValueIsSecure(storage: Int) async throws {
-        let manager = manager(Self.storages[storage]())
+        let manager = manager(self.storage(storage))
         defer { manager.invalidateAndCancel() }
         _ = try await sent(to: servers.nginxTLS.adding("/cookie-secure-x"), with: manager)
         #expect(try await sent(to: servers.nginxTLS.adding("/cookie-header"), with: manager) == "sx=1")
@@ -106,7 +118,7 @@ struct CookieWireTests {
     /// working; the most recent cookies of equal path are the ones left out.
     @Test(arguments: 0..<3)
     func aRedirectChainCannotGrowTheCookieFieldPastTheCap(storage: Int) async throws {
-        let manager = manager(Self.storages[storage]())
+        let manager = manager(self.storage(storage))
         defer { manager.invalidateAndCancel() }
         let field = try await sent(to: fault("localhost", "/cookies/chain/12?size=4000&count=1"), with: manager)
         #expect(field.utf8.count <= 8190, "\(field.utf8.count) bytes of Cookie field")
@@ -117,13 +129,13 @@ struct CookieWireTests {
     /// whose name and value pass 4096 bytes is refused (§5.6 step 5) while 4096 is kept.
     @Test(arguments: 0..<3)
     func cookieCountAndSizeAreCapped(storage: Int) async throws {
-        let manager = manager(Self.storages[storage]())
+        let manager = manager(self.storage(storage))
         defer { manager.invalidateAndCancel() }
         try await set((0..<200).map { "n\($0)=v; Path=/" }, at: fault("localhost", "/cookies/set"), with: manager)
         let field = try await sent(to: fault("localhost", "/cookies/echo"), with: manager)
         let count = field.split(separator: ";").count
         #expect(count <= 180 && count >= 100, "\(count) cookies sent")
-        let manager2 = self.manager(Self.storages[storage]())
+        let manager2 = self.manager(self.storage(storage))
         defer { manager2.invalidateAndCancel() }
         let big = "big=" + String(repeating: "b", count: 4094)  // name + value = 4097
         let fits = "fit=" + String(repeating: "f", count: 4093)  // name + value = 4096
@@ -135,7 +147,7 @@ struct CookieWireTests {
     /// data, not a separator (Foundation's `HTTPCookie` splits at it).
     @Test(arguments: 0..<3)
     func aCommaInsideOneLineIsOneCookie(storage: Int) async throws {
-        let manager = manager(Self.storages[storage]())
+        let manager = manager(self.storage(storage))
         defer { manager.invalidateAndCancel() }
         let lines = ["a=1,b=2; Path=/", "e=v; Expires=Wed, 09 Jun 2100 10:18:14 GMT; Path=/"]
         try await set(lines, at: fault("localhost", "/cookies/set"), with: manager)
@@ -149,7 +161,7 @@ struct CookieWireTests {
     /// `127.0.0.1`.
     @Test(arguments: 0..<3)
     func anEmptyDomainMakesAHostOnlyCookie(storage: Int) async throws {
-        let manager = manager(Self.storages[storage]())
+        let manager = manager(self.storage(storage))
         defer { manager.invalidateAndCancel() }
         try await set(["ed=1; Domain=; Path=/"], at: fault("localhost", "/cookies/set"), with: manager)
         #expect(try await sent(to: fault("localhost", "/cookies/echo"), with: manager) == "ed=1")
@@ -161,7 +173,7 @@ struct CookieWireTests {
     /// to `/cookies/p/` (`URL.path` drops that slash).
     @Test(arguments: 0..<2)
     func pathMatchingKeepsATrailingSlash(storage: Int) async throws {
-        let manager = manager(Self.storages[storage]())
+        let manager = manager(self.storage(storage))
         defer { manager.invalidateAndCancel() }
         try await set(["d=1", "p=1; Path=/cookies/p/"], at: fault("localhost", "/cookies/dir/sub/"), with: manager)
         #expect(try await sent(to: fault("localhost", "/cookies/dir/sub/x"), with: manager) == "d=1")
@@ -172,7 +184,7 @@ struct CookieWireTests {
     /// §5.8.3 step 2: longer paths first, then earlier creation.
     @Test(arguments: 0..<2)
     func cookiesGoLongestPathFirstThenOldest(storage: Int) async throws {
-        let manager = manager(Self.storages[storage]())
+        let manager = manager(self.storage(storage))
         defer { manager.invalidateAndCancel() }
         let lines = ["a=1; Path=/", "b=2; Path=/cookies/x/y", "c=3; Path=/cookies/x", "d=4; Path=/"]
         try await set(lines, at: fault("localhost", "/cookies/set"), with: manager)
