@@ -8,6 +8,7 @@
 /// user part of a URL goes whole, user name included: a token is often the user name alone
 /// (`https://TOKEN@host/`) or beside a dummy password (`https://TOKEN:x-oauth-basic@host/`).
 public enum CredentialRedaction {
+    /// What a secret is written as: `***`.
     public static let placeholder = "***"
 
     /// The URL as a string, its user part (`user:password@`, `token@`) written `***@`.

@@ -87,7 +87,8 @@ public final class LoggerEventMonitor: EventMonitor {
 
     /// Logs `task` through `logger` (a request-scoped logger, with its own metadata and level)
     /// instead of the monitor's. Call it before the task's `resume()`: the start line is written
-    /// when the resume reaches the monitor.
+    /// when the resume reaches the monitor. The logger is dropped when the task finishes; one
+    /// given for a task that is then never resumed stays until the monitor goes.
     public func setLogger(_ logger: Logger, for task: SessionTask) {
         records.withLock { $0[task.taskIdentifier, default: Record()].logger = logger }
     }
