@@ -11,7 +11,11 @@
 # compiled once, by the first package, and only relinked for the next. Two packages must
 # therefore never name a target alike. The packages go largest dependency graph first only by
 # name order; reordering them changes nothing measurable, since each graph's own part is
-# compiled once either way.
+# compiled once either way. `-Xswiftc -warnings-as-errors` reaches each package's own targets,
+# not its dependencies (SwiftPM passes -Xswiftc flags to root packages only): Gannet itself is
+# held to it by scripts/test.sh's build. The root's .build cannot serve as the scratch folder:
+# Gannet compiled there as the root package carries that flag, so as a dependency it would be
+# compiled again anyway.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 scratch="${GANNET_INTEGRATIONS_SCRATCH:-.build-integrations}"
