@@ -24,6 +24,9 @@ let package = Package(
         .library(name: "GannetReachability", targets: ["GannetReachability"]),
         .library(name: "Gannet", targets: ["Gannet"]),
         .executable(name: "gannet", targets: ["GannetCLI"]),
+        // For the tests of the packages under Integrations/ (docs/integrations.md), which start the
+        // same loopback servers; not for applications.
+        .library(name: "GannetTestSupport", targets: ["GannetTestSupport"]),
 
         // MARK: Plugins
         .plugin(name: "GannetEmbedCertificates", targets: ["GannetEmbedCertificates"]),

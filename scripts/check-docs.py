@@ -4,7 +4,9 @@
     scripts/check-docs.py --modules DIR [--root DIR] [FILE_OR_DIRECTORY ...]
 
 Usually run through scripts/check-docs.sh, which builds Gannet first and passes --modules.
-Without files it checks README.md and docs/*.md. Exits 1 when a snippet does not compile
+Without files it checks README.md and docs/*.md, except a page whose first line is
+`<!-- check-docs: integrations -->` (scripts/test-integrations.sh checks it against the
+integration packages' modules). Exits 1 when a snippet does not compile
 (printing the Markdown file:line of the snippet line and the compiler's message), 2 on a bad
 marker or usage. docs/README.md ("Snippets compile") describes the markers:
 
@@ -273,6 +275,16 @@ def _typecheck(generated: Generated, text: str, directory: Path, swiftc_flags: l
     return report
 
 
+INTEGRATIONS_MARKER = "<!-- check-docs: integrations -->"
+
+
+def is_integrations_page(doc: Path) -> bool:
+    """Whether the page's first line is INTEGRATIONS_MARKER: its snippets import the modules of
+    the packages under Integrations/, which Gannet's own build does not have."""
+    with doc.open(encoding="utf-8") as file:
+        return file.readline().strip() == INTEGRATIONS_MARKER
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--modules", required=True, help="directory holding Gannet's .swiftmodule files")
@@ -287,7 +299,9 @@ def main() -> int:
     docs: list[Path] = []
     for path in paths:
         if path.is_dir():
-            docs += sorted(path.glob("*.md"))
+            # A page marked for the integrations is checked by scripts/test-integrations.sh,
+            # against the modules of Integrations/ (docs/integrations.md), when named alone.
+            docs += [doc for doc in sorted(path.glob("*.md")) if not is_integrations_page(doc)]
         elif path.is_file():
             docs.append(path)
         else:

@@ -60,6 +60,12 @@ swift test --skip-build --no-parallel --filter "$heavy" || status=$?
 # memory before and after GANNET_SOAK_TASKS tasks (1,000 here; `make soak` runs 10,000).
 echo "test.sh: swift test --filter $soak"
 GANNET_SOAK_TASKS="${GANNET_SOAK_TASKS:-1000}" swift test --skip-build --filter "$soak" || status=$?
+# The packages under Integrations/ (docs/integrations.md), each depending on Gannet by path and
+# on one ecosystem package, built with warnings as errors and tested in one shared scratch folder.
+echo "test.sh: scripts/test-integrations.sh"
+start=$SECONDS
+bash scripts/test-integrations.sh || status=1
+echo "test.sh: scripts/test-integrations.sh took $((SECONDS - start)) s"
 echo "test.sh: swift test exited with $status"
 [ "$checks" = 0 ] || { echo "test.sh: a format, docs, docc, linkage, example or conformance check failed"; status=1; }
 exit "$status"

@@ -1,16 +1,18 @@
 /// Hides credentials in what Gannet writes for people to read: error messages, log lines,
-/// `cURLDescription()`. Every such text built from a URL or quoting libcurl passes
+/// `cURLDescription()`, and the log lines, metrics and spans of the integrations
+/// (docs/integrations.md). Every such text built from a URL or quoting libcurl passes
 /// ``text(_:quoting:)``, the one function that knows where a URL keeps a secret
 /// (docs/monitors.md, "What is redacted"); header values follow ``HeaderRedaction``.
 ///
 /// A secret is replaced whole by ``placeholder``, never shortened, so no prefix of it leaks. The
 /// user part of a URL goes whole, user name included: a token is often the user name alone
 /// (`https://TOKEN@host/`) or beside a dummy password (`https://TOKEN:x-oauth-basic@host/`).
-package enum CredentialRedaction {
-    package static let placeholder = "***"
+public enum CredentialRedaction {
+    /// What a secret is written as: `***`.
+    public static let placeholder = "***"
 
     /// The URL as a string, its user part (`user:password@`, `token@`) written `***@`.
-    package static func url(_ url: URL) -> String {
+    public static func url(_ url: URL) -> String {
         text(url.absoluteString)
     }
 
@@ -22,7 +24,7 @@ package enum CredentialRedaction {
     /// - a `user:password@host` without a scheme (curl's proxy syntax).
     ///
     /// A word such as `name@example.com`, with no `:` before its `@` and no `//`, is kept.
-    package static func text(_ text: String, quoting quoted: [String] = []) -> String {
+    public static func text(_ text: String, quoting quoted: [String] = []) -> String {
         var text = text
         for string in quoted where string.contains("@") && text.contains(string) {
             text = text.replacingOccurrences(of: string, with: authorityRedacted(string))
