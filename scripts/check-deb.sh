@@ -41,6 +41,12 @@ server_pid=$!
 for _ in $(seq 100); do python3 -c "import socket; socket.create_connection(('127.0.0.1', $port), 1)" 2>/dev/null && break; sleep 0.1; done
 body=$(GANNET_IGNORE_CONFIG=1 /usr/bin/gannet --check-status "http://127.0.0.1:$port/hello.txt")
 [[ "$body" == "installed gannet works" ]] || { echo "check-deb: unexpected body: $body" >&2; exit 1; }
+# XML parsed by the installed copy: libxml2, opened with dlopen when needed, comes from the
+# package's dependency.
+grep -q "^libxml2 [0-9]" "$server_dir/version" || { echo "check-deb: --version found no libxml2" >&2; exit 1; }
+printf '<bird><name>gannet</name></bird>' >"$server_dir/bird.xml"
+xml=$(GANNET_IGNORE_CONFIG=1 /usr/bin/gannet --as xml --pretty=format "http://127.0.0.1:$port/bird.xml")
+[[ "$xml" == *"  <name>gannet</name>"* ]] || { echo "check-deb: XML not parsed: $xml" >&2; exit 1; }
 
 test -f /usr/share/man/man1/gannet.1.gz
 man -w gannet >/dev/null

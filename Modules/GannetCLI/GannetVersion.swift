@@ -42,11 +42,13 @@ enum GannetVersion {
         return names
     }
 
-    /// libxml2's run-time version, `20914` written as `2.9.14`.
+    /// libxml2's run-time version, `20914` written as `2.9.14`. gannet loads libxml2 only to
+    /// parse XML (docs/performance.md, "Start-up"), so this loads it too, or says it is missing.
     private static var libxml2Version: String {
-        guard let raw = __xmlParserVersion()?.pointee.map({ String(cString: $0) }), let number = Int(raw) else {
-            return "?"
+        guard let version = clibxml2_runtime_version() else {
+            return "unavailable (\(CLIBXML2_SONAME) could not be loaded)"
         }
+        guard let number = Int(String(cString: version)) else { return "?" }
         return "\(number / 10000).\(number / 100 % 100).\(number % 100)"
     }
 

@@ -49,6 +49,10 @@ public struct XMLError: Error, Sendable, CustomStringConvertible {
         /// The parser was used out of order: fed after `finish()`, or fed from inside one of its
         /// own callbacks.
         public static let invalidState = Code("invalidState")
+        /// libxml2 (`libxml2.so.2`) could not be loaded when the first document was parsed: it
+        /// is not installed, or lacks a function Gannet calls. ``XMLError/message`` says why.
+        /// Gannet loads it on first use rather than at start-up (docs/performance.md, "Start-up").
+        public static let libraryUnavailable = Code("libraryUnavailable")
     }
 
     /// What kind of failure this is.

@@ -1,17 +1,31 @@
 import Gannet
+internal import Synchronization
 
 /// Parses the command line, runs the command, prints errors as `gannet: error: …`, and
 /// returns the process exit code.
 struct CommandRunner {
     let terminal: Terminal
 
-    func run(_ arguments: [String]) async -> Int32 {
+    /// Runs the command and waits for it on the calling thread (`main`'s), which meanwhile
+    /// serves Ctrl-C (`Interrupt.serve()`).
+    func run(_ arguments: [String]) -> Int32 {
         // The command runs in a task of its own so that Ctrl-C can cancel it, whichever API it
-        // is waiting in (a data task, a download, a byte stream).
+        // is waiting in (a data task, a download, a byte stream). Not an async main, nor a task
+        // awaiting this one: each would start or wake another thread (docs/performance.md,
+        // "Start-up").
         let terminal = self.terminal
-        let work = Task { try await Self.execute(arguments, terminal: terminal) }
+        let outcome = Outcome()
+        let work = Task.detached {
+            do {
+                outcome.set(.success(try await Self.execute(arguments, terminal: terminal)))
+            } catch {
+                outcome.set(.failure(error))
+            }
+            Interrupt.commandEnded()
+        }
         Interrupt.onInterrupt { work.cancel() }
-        let result = await work.result
+        Interrupt.serve()
+        let result = outcome.get()
         if Interrupt.happened {
             terminal.err("\ngannet: interrupted\n")
             return 130
@@ -52,5 +66,19 @@ struct CommandRunner {
         case .request(let invocation):
             return try await RequestCommand(invocation: invocation, terminal: terminal).run()
         }
+    }
+}
+
+/// The command's result, handed from its task to the thread that waits for it.
+private final class Outcome: Sendable {
+    private let value = Mutex<Result<ExitStatus, any Error>?>(nil)
+
+    func set(_ result: Result<ExitStatus, any Error>) {
+        value.withLock { $0 = result }
+    }
+
+    /// The result, once `Interrupt.serve()` returned: the task set it before it ended serving.
+    func get() -> Result<ExitStatus, any Error> {
+        value.withLock { $0 } ?? .failure(CancellationError())
     }
 }

@@ -38,7 +38,7 @@ final class NameCache {
         let slot = NameCache.slot(for: key)
         if keys[slot] == key { return values[slot] }
         let string = String(decoding: UnsafeBufferPointer(start: pointer, count: strlen(pointer)), as: UTF8.self)
-        if let dictionary, xmlDictOwns(dictionary, pointer) == 1 {
+        if let dictionary, LibXML2.functions.table.pointee.dictOwns(dictionary, pointer) == 1 {
             keys[slot] = key
             values[slot] = string
         }

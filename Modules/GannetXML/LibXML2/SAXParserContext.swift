@@ -38,7 +38,6 @@ final class SAXParserContext {
     static let sliceSize = 64 * 1024
 
     init(sink: SAXEventSink, options: XMLParsingOptions) {
-        _ = LibXML2.initialized
         sinkReference = .passUnretained(sink)
         self.options = options
         self.entities = options.allowsInternalEntities ? EntityTable() : nil
@@ -50,8 +49,9 @@ final class SAXParserContext {
         state.deinitialize(count: 1)
         state.deallocate()
         guard let context else { return }
-        if let document = context.pointee.myDoc { xmlFreeDoc(document) }
-        xmlFreeParserCtxt(context)
+        let libxml2 = LibXML2.functions
+        if let document = context.pointee.myDoc { libxml2.freeDoc(document) }
+        libxml2.freeParserCtxt(context)
     }
 
     // MARK: Driving the parser
@@ -116,12 +116,19 @@ final class SAXParserContext {
     }
 
     private func createContext() throws {
+        let libxml2: LibXML2.Functions
+        do {
+            libxml2 = try LibXML2.load()
+        } catch {
+            fail(error)
+            try stop()
+        }
         var handler = SAXParserContext.makeSAXHandler()
         let userData = Unmanaged.passUnretained(self).toOpaque()
         let created = head.withUnsafeBufferPointer { head in
             LibXML2.withErrorHandlers(routedTo: userData) {
                 head.withMemoryRebound(to: CChar.self) {
-                    xmlCreatePushParserCtxt(&handler, userData, $0.baseAddress, Int32($0.count), nil)
+                    libxml2.createPushParserCtxt(&handler, userData, $0.baseAddress, Int32($0.count), nil)
                 }
             }
         }
@@ -136,14 +143,14 @@ final class SAXParserContext {
         // DTDVALID (load the external subset), HUGE (lifts libxml2's own size and depth limits),
         // XINCLUDE. Setting options also resets whatever process-wide defaults another libxml2
         // user may have changed (xmlSubstituteEntitiesDefault, xmlLoadExtDtdDefaultValue).
-        xmlCtxtUseOptions(created, Int32(XML_PARSE_NONET.rawValue))
+        _ = libxml2.ctxtUseOptions(created, Int32(XML_PARSE_NONET.rawValue))
     }
 
     private func parse(_ bytes: UnsafeRawBufferPointer, terminate: Bool) throws {
         guard let context else { return }
         let userData = Unmanaged.passUnretained(self).toOpaque()
         _ = LibXML2.withErrorHandlers(routedTo: userData) {
-            xmlParseChunk(
+            LibXML2.functions.parseChunk(
                 context,
                 bytes.baseAddress?.assumingMemoryBound(to: CChar.self),
                 Int32(bytes.count),
@@ -156,7 +163,7 @@ final class SAXParserContext {
     /// Halts libxml2 (outside any callback, where halting is always safe), tells the handler
     /// about a parser error, and throws the failure.
     private func stop() throws -> Never {
-        if let context { xmlStopParser(context) }
+        if let context { LibXML2.functions.stopParser(context) }
         let failure = failure ?? XMLError(.malformed, "The parser stopped")
         if let error = failure as? XMLError { withSink { $0.didFail(error) } }
         isFinished = true
@@ -194,6 +201,7 @@ final class SAXParserContext {
     /// The line and column libxml2 is at, 1-based.
     var position: (line: Int, column: Int) {
         guard let context else { return (0, 0) }
-        return (Int(xmlSAX2GetLineNumber(context)), Int(xmlSAX2GetColumnNumber(context)))
+        let libxml2 = LibXML2.functions
+        return (Int(libxml2.sax2GetLineNumber(context)), Int(libxml2.sax2GetColumnNumber(context)))
     }
 }

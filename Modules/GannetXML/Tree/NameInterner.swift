@@ -44,7 +44,7 @@ final class NameInterner {
             idsByName[name] = id
         }
         // Only a pointer into libxml2's dictionary is stable enough to be a key.
-        if let dictionary, xmlDictOwns(dictionary, pointer) == 1 {
+        if let dictionary, LibXML2.functions.table.pointee.dictOwns(dictionary, pointer) == 1 {
             keys[slot] = UnsafeRawPointer(pointer)
             ids[slot] = id
         }
