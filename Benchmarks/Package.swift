@@ -18,6 +18,7 @@ let package = Package(
         .executable(name: "ahc-bench-client", targets: ["ahc-bench-client"]),
         .executable(name: "curl-multi-bench-client", targets: ["curl-multi-bench-client"]),
         .executable(name: "parse-bench-client", targets: ["parse-bench-client"]),
+        .executable(name: "openapi-bench-client", targets: ["openapi-bench-client"]),
     ],
     dependencies: [
         .package(name: "Gannet", path: ".."),
@@ -26,6 +27,11 @@ let package = Package(
         // types (ByteBuffer, TLSConfiguration).
         .package(url: "https://github.com/apple/swift-nio", from: "2.100.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.30.0"),
+        // The OpenAPI row: one generated client over Gannet's transport and its two peers.
+        .package(name: "GannetOpenAPITransport", path: "../Integrations/GannetOpenAPITransport"),
+        .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.4"),
+        .package(url: "https://github.com/swift-server/swift-openapi-async-http-client", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-openapi-urlsession", from: "1.4.0"),
     ],
     targets: [
         // libcurl for the bare multi loop. Gannet's CCurl is not a product, so the benchmarks
@@ -81,6 +87,22 @@ let package = Package(
                 .product(name: "GannetXML", package: "Gannet"),
             ],
             path: "Sources/parse-bench-client",
+            swiftSettings: strictSettings
+        ),
+        // Generated code committed (Generated/, from openapi.yaml; see README.md).
+        .executableTarget(
+            name: "openapi-bench-client",
+            dependencies: [
+                "BenchKit",
+                .product(name: "GannetCore", package: "Gannet"),
+                .product(name: "GannetOpenAPITransport", package: "GannetOpenAPITransport"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client"),
+                .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ],
+            path: "Sources/openapi-bench-client",
+            exclude: ["openapi.yaml", "openapi-generator-config.yaml"],
             swiftSettings: strictSettings
         ),
     ],

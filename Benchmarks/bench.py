@@ -549,6 +549,22 @@ def build_workloads(args, bin_dir: str, gannet_cli: str, nginx: Nginx, fixtures:
             ],
             requests=n,
         ))
+    # The OpenAPI row (issue 27): one client generated from Sources/openapi-bench-client/openapi.yaml
+    # (the operation is nginx's /small.json), over Gannet's transport and the two peers'.
+    openapi = os.path.join(bin_dir, "openapi-bench-client")
+    openapi_contract = ["get", nginx.url("/small.json"), "--requests", str(args.requests), "--concurrency", "64"]
+    workloads.append(Workload(
+        "openapi-get-h1-c64", f"{args.requests:,} generated-client operations (GET /small.json, JSON decoded), "
+                              f"64 in flight, HTTP/1.1", "req/s",
+        [
+            Client("openapi-gannet", [openapi] + openapi_contract, note="GannetOpenAPITransport"),
+            Client("openapi-async-http-client", [openapi] + openapi_contract + ["--async-http-client"],
+                   note="swift-openapi-async-http-client 1.5"),
+            Client("openapi-urlsession", [openapi] + openapi_contract + ["--urlsession"],
+                   note="swift-openapi-urlsession 1.4"),
+        ],
+        requests=args.requests,
+    ))
     # Start-up: one small GET per process, the whole process timed (issue 28): the `gannet`
     # command as the .deb ships it (Swift runtime and Foundation linked in), curl's command line
     # and httpie's, each printing the body to /dev/null.
@@ -680,6 +696,11 @@ def ratio_rows(results: dict, workloads: list[Workload], transfer_bytes: int) ->
                 per = (rss_large - rss_small) * 1024 / (FANOUT_SIZES[-1] - FANOUT_SIZES[0])
                 rows.append({"target": f"{client}: peak RSS per request in flight (information)", "workload": large,
                              "ratio": per, "goal": 0, "met": None, "what": "KB"})
+    if "openapi-get-h1-c64" in names:
+        add("OpenAPI client: Gannet transport / async-http-client transport (information)", "openapi-get-h1-c64",
+            value("openapi-get-h1-c64", "openapi-gannet"), value("openapi-get-h1-c64", "openapi-async-http-client"), 0.0)
+        add("OpenAPI client: Gannet transport / URLSession transport (information)", "openapi-get-h1-c64",
+            value("openapi-get-h1-c64", "openapi-gannet"), value("openapi-get-h1-c64", "openapi-urlsession"), 0.0)
     if "startup" in names:
         # Whole processes, start-up included: the one target here where it counts (issue 28).
         add("gannet URL wall time ≤ 1.5× curl URL (whole process)", "startup", value("startup", "gannet"),
