@@ -106,8 +106,7 @@ enum TLSVerification {
                 case .useCredential:
                     return true
                 case .cancel:
-                    transfer.recordCancelledHandshake()
-                    return false
+                    return transfer.cancelHandshake()
                 case .reject(let error):
                     throw error
                 case .performDefaultHandling:
@@ -121,8 +120,7 @@ enum TLSVerification {
             }
             return true
         } catch {
-            transfer.recordTrustFailure(error, trust: trust)
-            return false
+            return transfer.rejectTrust(error, trust: trust)
         }
     }
 

@@ -7,7 +7,7 @@ internal import CCurl
 extension Transfer {
     /// What a hop sends credentials with: set for the retry a challenge answer asked for, and
     /// for no other hop (a redirect after it sends none).
-    struct HopCredential {
+    struct HopCredential: Equatable {
         enum Scheme { case basic, digest, ntlm }
         let user: String
         let password: String
@@ -129,10 +129,10 @@ extension Transfer {
 
     /// Sets (or clears) this hop's credentials. Digest is answered by libcurl after a probe
     /// without credentials, NTLM after the server's challenge to libcurl's negotiate message:
-    /// the header callback skips that `401` (``awaitsAuthenticationProbe``). NTLM needs its
+    /// the header callback skips that `401` (``Hop/awaitsAuthenticationProbe``). NTLM needs its
     /// three messages on one connection, which libcurl keeps for the hop.
     func configureAuthentication(_ easy: EasyHandle) {
-        let credential = hopCredential
+        let credential = machine.hop.credential
         let basic = 1 << 0
         easy.set(CURLOPT_HTTPAUTH, credential.map { $0.proxy ? basic : $0.curlMask } ?? basic)
         easy.set(CURLOPT_USERNAME, credential.flatMap { $0.proxy ? nil : $0.user })
@@ -140,6 +140,6 @@ extension Transfer {
         easy.set(CURLOPT_PROXYAUTH, credential.map { $0.proxy ? $0.curlMask : basic } ?? basic)
         easy.set(CURLOPT_PROXYUSERNAME, credential.flatMap { $0.proxy ? $0.user : nil })
         easy.set(CURLOPT_PROXYPASSWORD, credential.flatMap { $0.proxy ? $0.password : nil })
-        awaitsAuthenticationProbe = credential?.hasIntermediateChallenge == true
+        machine.hop.awaitsAuthenticationProbe = credential?.hasIntermediateChallenge == true
     }
 }

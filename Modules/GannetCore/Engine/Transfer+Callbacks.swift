@@ -9,85 +9,76 @@ extension Transfer {
         if pauseAwaitsConnection, machine.pause != .none { return Int(CURL_WRITEFUNC_PAUSE) }
         do {
             switch machine.headerLine() {
-            case .parseHeaderLine:
+            case .parse:
                 break
-            case .skipHeaderLine:
+            case .countAsTrailer:
                 // After the head: trailers, counted against the head's limits (libcurl keeps
-                // every line it passes on, and counts none of them: SECURITY-CASES 41,
-                // docs/core.md "Limits").
-                try parser.consumeTrailer(line)
+                // every line it passes on, and counts none of them: docs/core.md "Limits").
+                try machine.hop.parser.consumeTrailer(line)
                 return line.count
-            default:
+            case .refuse:
                 return 0
             }
-            switch try parser.consume(line) {
+            switch try machine.hop.parser.consume(line) {
             case .needMore, .informational:
                 return line.count
             case .complete(let head):
-                return didReceiveHead(head, lineLength: line.count)
+                return reply(didReceiveHead(head), lineLength: line.count)
             }
         } catch {
-            return answer(
-                machine.stop(
-                    TransportError.urlError(
-                        gannet: error as? GannetError ?? GannetError(.protocolViolation, "\(error)"),
-                        url: url
-                    )
-                ),
-                lineLength: line.count
-            )
+            let gannet = error as? GannetError ?? GannetError(.protocolViolation, "\(error)")
+            return reply(machine.stop(TransportError.urlError(gannet: gannet, url: url)), lineLength: line.count)
         }
     }
 
-    /// The header callback's return value for an action of the state machine.
-    private func answer(_ action: TransferStateMachine.Action, lineLength: Int) -> Int {
-        switch action {
-        case .proceed, .skipHeaderLine, .parseHeaderLine: return lineLength
-        case .awaitDisposition: return Int(CURL_WRITEFUNC_PAUSE)
-        default: return 0
+    /// A header or write callback's return value for an answer of the state machine:
+    /// `lineLength` (what it was given) to take the bytes.
+    func reply(_ answer: TransferStateMachine.Answer, lineLength: Int) -> Int {
+        switch answer {
+        case .take: return lineLength
+        case .pause: return Int(CURL_WRITEFUNC_PAUSE)
+        case .refuse: return 0
         }
     }
 
     /// The response of this hop as an `HTTPURLResponse`, built on first use.
     func materializedResponse() -> HTTPURLResponse? {
-        if response == nil, let head, let url { response = head.makeResponse(url: url) }
-        return response
+        if machine.hop.response == nil, let head, let url { machine.hop.response = head.makeResponse(url: url) }
+        return machine.hop.response
     }
 
     /// A complete head of this hop: from the parser, or from the session's cache
     /// (Transfer+Cache.swift), which answers with the same path.
-    func didReceiveHead(_ head: ResponseHead, lineLength: Int) -> Int {
+    func didReceiveHead(_ head: ResponseHead) -> TransferStateMachine.Answer {
         guard let url else {
-            self.head = head
-            return answer(machine.stop(GannetError(.invalidRequest, "The request has no URL")), lineLength: lineLength)
+            machine.hop.head = head
+            return machine.stop(GannetError(.invalidRequest, "The request has no URL"))
         }
         metrics.httpVersion = head.httpVersion
         // Every hop's cookies are stored before the next hop is configured, so a redirect
         // carries what its response set. A stored response's were stored when it arrived.
         if let storage = cookieStorage, !headIsFromCache { CookieRules.store(head, from: url, in: storage) }
-        if !headIsFromCache, configuration.urlCache != nil { hopResponseTime = Date() }
+        if !headIsFromCache, configuration.urlCache != nil { machine.hop.responseTime = Date() }
         // A `304` that confirms a stored response is replaced by it.
         let head = headAfterRevalidation(head)
-        self.head = head
+        machine.hop.head = head
 
         if head.statusCode == 401 || head.statusCode == 407 {
-            if awaitsAuthenticationProbe {
+            if machine.hop.awaitsAuthenticationProbe {
                 // libcurl's own Digest probe: it reads the challenge and sends the request again
                 // with the answer; its body is ignored. The next head is the response.
-                awaitsAuthenticationProbe = false
-                self.head = nil
-                return lineLength
+                machine.hop.awaitsAuthenticationProbe = false
+                machine.hop.head = nil
+                return .take
             }
             switch decideAuthentication(head, url: url) {
             case .deliver:
                 break
             case .fail(let error):
-                return answer(machine.stop(error), lineLength: lineLength)
+                return machine.stop(error)
             case .retry(let credential):
-                pendingCredential = credential
-                redirectTarget = request
                 closeConnectionIfBodyMayBeUnread()
-                return answer(machine.headParsed(.retryAuthenticated), lineLength: lineLength)
+                return machine.headParsed(head, .follow(.retry(request, with: credential)))
             }
         }
 
@@ -96,16 +87,15 @@ extension Transfer {
             case .deliver:
                 break
             case .refuse(let error):
-                return answer(machine.stop(TransportError.urlError(gannet: error, url: url)), lineLength: lineLength)
+                return machine.stop(TransportError.urlError(gannet: error, url: url))
             case .follow(let next):
-                redirectTarget = next
                 closeConnectionIfBodyMayBeUnread()
                 task.monitor?.willRedirect(
                     task,
                     response.map { LazyResponse(prebuilt: $0, head: head) } ?? LazyResponse(head: head, url: url),
                     to: next
                 )
-                return answer(machine.headParsed(.followRedirect), lineLength: lineLength)
+                return machine.headParsed(head, .follow(.redirect(to: next)))
             }
         }
 
@@ -120,13 +110,13 @@ extension Transfer {
             !coding.isEmpty, coding.lowercased() != "identity"
         {
             let chunked = head.value("Transfer-Encoding")?.lowercased().contains("chunked") == true
-            encodedWireSlack = chunked ? Int64(sink.readBufferSize) : 0
+            machine.hop.encodedWireSlack = chunked ? Int64(sink.readBufferSize) : 0
         }
         do {
             try sink.open(head: head, url: url, limits: configuration.limits)
         } catch {
             let gannet = error as? GannetError ?? GannetError(.bodyStreamFailed, "\(error)")
-            return answer(machine.stop(TransportError.urlError(gannet: gannet, url: url)), lineLength: lineLength)
+            return machine.stop(TransportError.urlError(gannet: gannet, url: url))
         }
         if sink is MemorySink, hooks.dataTaskDidReceiveResponseDeferred == nil,
             let type = head.value("Content-Type"), let boundary = MixedReplaceParser.boundary(contentType: type)
@@ -136,19 +126,19 @@ extension Transfer {
                 boundary: boundary,
                 maximumPartBytes: configuration.limits.maximumBodyBytes
             )
-            return answer(machine.headParsed(.deliver), lineLength: lineLength)
+            return machine.headParsed(head, .deliver)
         }
         if let decide = hooks.dataTaskDidReceiveResponse, let response {
             let disposition = decide(task.manager, task, response)
             if disposition == .cancel {
-                return answer(machine.stop(TransportError.cancelled(.byDisposition, url: url)), lineLength: lineLength)
+                return machine.stop(TransportError.cancelled(.byDisposition, url: url))
             }
             if let error = switchSink(for: disposition) {
-                return answer(machine.stop(error), lineLength: lineLength)
+                return machine.stop(error)
             }
         }
         if let deferred = hooks.dataTaskDidReceiveResponseDeferred, let response {
-            let action = machine.headParsed(.deliverAfterDisposition)
+            let answer = machine.headParsed(head, .deliverAfterDisposition)
             let driver = self
             let task = self.task
             DispatchQueue.global().async {
@@ -158,9 +148,9 @@ extension Transfer {
                     driver.engine.submit(.transfer(driver, .disposition(disposition)))
                 }
             }
-            return answer(action, lineLength: lineLength)
+            return answer
         }
-        return answer(machine.headParsed(.deliver), lineLength: lineLength)
+        return machine.headParsed(head, .deliver)
     }
 
     /// A server that answers a redirect or a challenge before reading the request's body may
@@ -214,13 +204,13 @@ extension Transfer {
     func didReceiveBody(_ bytes: UnsafeRawBufferPointer) -> Int {
         if pauseAwaitsConnection, machine.pause != .none { return Int(CURL_WRITEFUNC_PAUSE) }
         switch machine.bodyChunk(count: bytes.count) {
-        case .deliverBody:
+        case .deliver:
             break
-        case .discardBody:
-            // The body of a redirect we follow is discarded; a large one cuts the hop short.
+        case .discard:
+            // The body of a hop that is followed is discarded; a large one cuts the hop short.
             touch()
             return bytes.count
-        default:
+        case .refuse:
             // Refused once, refused for good: libcurl may offer more after a failed replay.
             return 0
         }
@@ -233,10 +223,9 @@ extension Transfer {
                 "The response body exceeds \(limit) bytes after decoding",
                 failingURL: url
             )
-            machine.stop(TransportError.urlError(gannet: error, url: url))
-            return 0
+            return reply(machine.stop(TransportError.urlError(gannet: error, url: url)), lineLength: bytes.count)
         }
-        if let slack = encodedWireSlack, let ratio = configuration.limits.maximumDecompressionRatio,
+        if let slack = machine.hop.encodedWireSlack, let ratio = configuration.limits.maximumDecompressionRatio,
             decoded > SessionConfiguration.Limits.decompressionRatioGraceBytes, let easy
         {
             // libcurl counts the encoded bytes it read (CURLINFO_SIZE_DOWNLOAD_T) before it
@@ -249,16 +238,14 @@ extension Transfer {
                     "The response body decoded to \(decoded) bytes from \(wire) on the wire, over the \(ratio):1 limit",
                     failingURL: url
                 )
-                machine.stop(TransportError.urlError(gannet: error, url: url))
-                return 0
+                return reply(machine.stop(TransportError.urlError(gannet: error, url: url)), lineLength: bytes.count)
             }
         }
         do {
             try sink.write(bytes)
         } catch {
             let gannet = error as? GannetError ?? GannetError(.bodyStreamFailed, "\(error)")
-            machine.stop(TransportError.urlError(gannet: gannet, url: url))
-            return 0
+            return reply(machine.stop(TransportError.urlError(gannet: gannet, url: url)), lineLength: bytes.count)
         }
         if !machine.isBackpressured, sink.pauseIfFull(), case .setPause(let pause) = machine.consumerFull(),
             let easy
@@ -280,26 +267,29 @@ extension Transfer {
     }
 
     func readBody(into buffer: UnsafeMutableRawBufferPointer) -> Int {
-        guard let reader else { return 0 }
+        guard let reader = machine.hop.reader else { return 0 }
         if pauseAwaitsConnection, machine.pause == .all { return StreamBodyReader.pause }
         do {
             let count = try reader.read(into: buffer)
             // Waiting for a body stream is not activity: its idle timeout keeps running.
             if count == StreamBodyReader.pause { return count }
             touch()
-            sentBytes += Int64(count)
+            machine.hop.sentBytes += Int64(count)
+            let sent = machine.hop.sentBytes
             if count > 0, let hook = hooks.taskDidSendBodyData {
-                hook(task.manager, task, Int64(count), sentBytes, expectedToSend)
+                hook(task.manager, task, Int64(count), sent, expectedToSend)
             }
             if count > 0 {
-                task.monitor?.didSendBodyData(task, Int64(count), total: sentBytes, expected: expectedToSend)
+                task.monitor?.didSendBodyData(task, Int64(count), total: sent, expected: expectedToSend)
             }
             reportProgress(final: false)
             return count
         } catch {
             let gannet = error as? GannetError ?? GannetError(.bodyStreamFailed, "\(error)")
-            machine.stop(TransportError.urlError(gannet: gannet, url: url))
-            return Int(CURL_READFUNC_ABORT)
+            switch machine.stop(TransportError.urlError(gannet: gannet, url: url)) {
+            case .refuse: return Int(CURL_READFUNC_ABORT)
+            case .take, .pause: return StreamBodyReader.pause
+            }
         }
     }
 }

@@ -51,6 +51,6 @@ extension Transfer {
         task = newTask
         observer = newTask
         sink = newSink
-        observer.transferDidReceiveHead(head, response: response)
+        observer.transferDidReceiveHead(head, response: machine.hop.response)
     }
 }

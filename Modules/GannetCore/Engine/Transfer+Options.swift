@@ -49,7 +49,7 @@ extension Transfer {
         // A revalidating hop sends the stored response's validators (Transfer+Cache.swift).
         fields += cacheConditions.map { ($0.name, $0.value) }
         // Only a cache reads the hop's times (a stored response's age).
-        if configuration.urlCache != nil { hopRequestTime = Date() }
+        if configuration.urlCache != nil { machine.hop.requestTime = Date() }
         if serverTrustEvaluator?.requiresSecureTransport == true, url.scheme?.lowercased() != "https" {
             // Enforced here, where the evaluator is used, for every hop: a pinning manager
             // must not send a request (or follow a redirect) in clear (docs/security.md).
@@ -149,7 +149,7 @@ extension Transfer {
             expectedToSend = 0
             return nil
         }
-        reader = try source.makeReader { [weak self, engine] in
+        machine.hop.reader = try source.makeReader { [weak self, engine] in
             // From the body stream's thread: the read callback paused, bytes are ready now.
             if let self { engine.submit(.transfer(self, .resumeSending)) }
         }

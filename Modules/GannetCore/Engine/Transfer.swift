@@ -30,9 +30,8 @@ final class Transfer: @unchecked Sendable {
     }
     private let settings: SharedConfiguration
 
-    var machine = TransferStateMachine()
-    /// The request of the current hop.
-    private(set) var request: URLRequest
+    /// Where the transfer is, and the hop in flight with everything that belongs to it.
+    var machine: TransferStateMachine
     /// The URL the caller asked for: session-wide credentials go to its origin only.
     let callerURL: URL?
     var bodySource: BodySource?
@@ -43,60 +42,30 @@ final class Transfer: @unchecked Sendable {
     /// The TLS session cache this hop uses: `nil` when libcurl verifies, else the trust
     /// generation whose evaluation the cached sessions passed (TLSVerification.configure).
     var sessionScope: UInt64?
-    /// This hop's credentials, for the retry a challenge answer asked for
-    /// (Transfer+Authentication.swift); the next hop's, until it begins.
-    var hopCredential: HopCredential?
-    var pendingCredential: HopCredential?
-    /// libcurl answers Digest itself after a probe without credentials: that probe's `401` is
-    /// not the response.
-    var awaitsAuthenticationProbe = false
     /// Credentials refused so far, by protection space.
     var authenticationFailures: [ProtectionSpace: Int] = [:]
     /// The task's own credential and challenge handler, as they were when the transfer started
     /// (they are set before `resume()`), so the engine never reads the task's storage.
     let taskCredential: URLCredential?
     let taskChallengeHandler: SessionHooks.AuthenticationChallengeHandler?
-    var reader: (any BodyReader)?
     /// The next hop sends a streamed body that an earlier hop read: `taskNeedNewBodyStream`
     /// must give it again (``Transfer/renewBodyStream()``).
     var needsNewBodyStream = false
-    /// What the response cache does for this hop (Transfer+Cache.swift).
-    var cacheHop: CacheHop?
-    /// When this hop's request was sent and its head arrived, by the wall clock: a stored
-    /// response's age is computed from them (RFC 9111 §4.2.3). Kept only with a cache.
-    var hopRequestTime = Date()
-    var hopResponseTime = Date()
-    var parser: ResponseHeadParser
-    /// Where a redirect being followed leads.
-    var redirectTarget: URLRequest?
-    var head: ResponseHead?
-    /// Built from `head` only when a hook needs it during the transfer; otherwise the
-    /// processing queue builds it, off the engine thread.
-    var response: HTTPURLResponse?
     /// Replaced once at most, by a disposition that continues the body elsewhere.
     var sink: any BodySink
     /// Splits a `multipart/x-mixed-replace` body of a data task into parts (docs/core.md).
     var mixedReplace: MixedReplaceParser?
     var receivedBytes: Int64 = 0
-    var sentBytes: Int64 = 0
     var expectedToSend: Int64 = -1
     /// A pause was asked for before libcurl had a connection to pause: the callbacks answer
     /// with libcurl's pause codes until an unpause succeeds (docs/engine.md, "Suspending").
     var pauseAwaitsConnection = false
-    /// Times libcurl began sending this hop's request (`CURLOPT_PREREQFUNCTION`).
-    private var sendAttempts = 0
-    /// The server ended this hop's TLS connection with close_notify (`tlsInfoCallback`).
-    private var closeNotifyArrived = false
     /// The reason `cancel(with:)` gave, for the cancellation error.
     private var cancelReason: GannetError?
     let errorBuffer: UnsafeMutablePointer<CChar>
     private var progressThrottle = ProgressThrottle()
     var metrics = TaskMetrics()
     let startedAt: UInt64
-    /// For a body with a `Content-Encoding` libcurl decodes: what to add to libcurl's count of
-    /// wire bytes for the decompression-ratio check (a chunked body is counted after it is
-    /// decoded, so up to one read behind); `nil` when the body is not decoded.
-    var encodedWireSlack: Int64?
     private(set) var lastActivity: UInt64
     /// Idle timeout in nanoseconds: the request's `timeoutInterval`, else the configuration's.
     let idleTimeout: UInt64
@@ -110,12 +79,11 @@ final class Transfer: @unchecked Sendable {
         self.hooks = hooks
         settings = engine.sharedConfiguration
         let request = request ?? task.originalRequest ?? URLRequest(url: URL(string: "about:blank")!)
-        self.request = request
+        machine = TransferStateMachine(first: Hop(request: request, limits: settings.value.limits))
         callerURL = task.originalRequest?.url
         bodySource = task.body
         taskCredential = task.credential
         taskChallengeHandler = task.authenticationChallengeHandler
-        parser = ResponseHeadParser(limits: settings.value.limits)
         errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE))
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE))
         // URLRequest's default is 60 s, so only a different value says the caller chose it;
@@ -176,37 +144,18 @@ final class Transfer: @unchecked Sendable {
         }
     }
 
-    /// Carries out an action of the state machine returned outside libcurl's callbacks.
-    func perform(_ action: TransferStateMachine.Action) {
-        switch action {
+    /// Carries out an effect of the state machine. Every case is handled here; the callbacks'
+    /// answers are handled where libcurl asks (Transfer+Callbacks.swift).
+    func perform(_ effect: TransferStateMachine.Effect) {
+        switch effect {
+        case .none:
+            break
         case .setPause(let pause):
-            guard let easy else {
-                // A hop the cache answers has no handle: lifting the pause serves the rest.
-                serveCachedHop()
-                return
-            }
-            if pause != .all { touch() }
-            // May re-enter the header and write callbacks before it returns; they run here, on
-            // the engine thread, as they must.
-            let code = curl_easy_pause(easy.raw, Self.mask(pause))
-            if code == CURLE_BAD_FUNCTION_ARGUMENT {
-                // libcurl pauses a transfer only once it has a connection (7.88 refuses with
-                // this code before); the callbacks then apply the machine's pause themselves,
-                // the first time libcurl calls them (``pauseAwaitsConnection``).
-                pauseAwaitsConnection = pause != .none
-                return
-            }
-            pauseAwaitsConnection = false
-            guard code != CURLE_OK, machine.isLive else { return }
-            // libcurl replayed the bytes it held back and a callback refused them; it reports
-            // that only to this caller, not to its transfer, so the engine ends it here.
-            engine.detach(self)
-            switch machine.unpauseFailed(code: Int32(bitPattern: code.rawValue)) {
-            case .fail(.libcurl):
-                finish(error: libcurlError(code))
-            case let other:
-                perform(other)
-            }
+            setPause(pause)
+        case .follow(let next, let previous):
+            metrics.redirectCount = machine.redirectCount
+            chooseBody(for: next, previous: previous)
+            engine.attach(self)
         case .cancel(let cause):
             engine.detach(self)
             switch cause {
@@ -235,10 +184,36 @@ final class Transfer: @unchecked Sendable {
                 }
             }
             finishSuccessfully()
-        case .none, .parseHeaderLine, .skipHeaderLine, .proceed, .awaitDisposition, .deliverBody, .discardBody,
-            .refuse, .followRedirect:
-            // Answers to libcurl's callbacks, handled where they are asked.
-            break
+        }
+    }
+
+    private func setPause(_ pause: TransferStateMachine.Pause) {
+        guard let easy else {
+            // A hop the cache answers has no handle: lifting the pause serves the rest.
+            serveCachedHop()
+            return
+        }
+        if pause != .all { touch() }
+        // May re-enter the header and write callbacks before it returns; they run here, on
+        // the engine thread, as they must.
+        let code = curl_easy_pause(easy.raw, Self.mask(pause))
+        if code == CURLE_BAD_FUNCTION_ARGUMENT {
+            // libcurl pauses a transfer only once it has a connection (7.88 refuses with
+            // this code before); the callbacks then apply the machine's pause themselves,
+            // the first time libcurl calls them (``pauseAwaitsConnection``).
+            pauseAwaitsConnection = pause != .none
+            return
+        }
+        pauseAwaitsConnection = false
+        guard code != CURLE_OK, machine.isLive else { return }
+        // libcurl replayed the bytes it held back and a callback refused them; it reports
+        // that only to this caller, not to its transfer, so the engine ends it here.
+        engine.detach(self)
+        let effect = machine.unpauseFailed(code: Int32(bitPattern: code.rawValue))
+        if case .fail(.libcurl) = effect {
+            finish(error: libcurlError(code))
+        } else {
+            perform(effect)
         }
     }
 
@@ -250,6 +225,10 @@ final class Transfer: @unchecked Sendable {
         }
     }
 
+    /// The request of the hop in flight.
+    var request: URLRequest { machine.hop.request }
+    var head: ResponseHead? { machine.hop.head }
+    var response: HTTPURLResponse? { machine.hop.response }
     var url: URL? { request.url }
 
     /// The session's cookie storage when this hop's request handles cookies.
@@ -280,48 +259,28 @@ final class Transfer: @unchecked Sendable {
         bodySource = .stream(stream)
     }
 
-    /// Resets the per-hop state for the redirect target `next`.
-    func beginHop(_ next: URLRequest) {
+    /// The body the next hop, to `next`, sends: none after a change to `GET` or `HEAD`, the
+    /// redirect's own, or the same again (a stream already read must be given anew).
+    private func chooseBody(for next: URLRequest, previous: URLRequest) {
         let method = (next.httpMethod ?? "GET").uppercased()
         if method == "GET" || method == "HEAD" {
             bodySource = nil
         } else if let data = next.httpBody {
             bodySource = .data(data)
-        } else if let stream = next.httpBodyStream, request.httpBodyStream !== stream {
+        } else if let stream = next.httpBodyStream, previous.httpBodyStream !== stream {
             bodySource = .stream(stream)
         } else if let source = bodySource, !source.isRepeatable {
             // The same stream, already read: the hop asks for a new one when it is configured.
             needsNewBodyStream = true
         }
-        request = next
-        parser = ResponseHeadParser(limits: configuration.limits)
-        redirectTarget = nil
-        hopCredential = pendingCredential
-        pendingCredential = nil
-        response = nil
-        head = nil
-        cacheHop = nil
-        reader = nil
-        encodedWireSlack = nil
-        sentBytes = 0
-        sendAttempts = 0
-        closeNotifyArrived = false
     }
 
-    /// Decides what follows a hop that libcurl ended with `code`: the next hop's request, or
-    /// `nil` once the task has been finished. The engine has already detached the handle.
-    func hopEnded(_ code: CURLcode) -> URLRequest? {
+    /// What follows a hop that libcurl (or the cache) ended with `code`. The engine has
+    /// already detached the handle.
+    func hopEnded(_ code: CURLcode) -> TransferStateMachine.Effect {
         let code = deliverRevalidatedBody(code)
-        if code == CURLE_OK, redirectTarget == nil, !headIsFromCache, let truncation = truncationWithoutCloseNotify() {
-            _ = machine.stop(truncation)
-        }
-        let action = machine.hopEnded(code: Int32(bitPattern: code.rawValue))
-        if action == .followRedirect, let next = redirectTarget {
-            metrics.redirectCount = machine.redirectCount
-            return next
-        }
-        perform(action)
-        return nil
+        let truncation = code == CURLE_OK && !headIsFromCache ? truncationWithoutCloseNotify() : nil
+        return machine.hopEnded(code: Int32(bitPattern: code.rawValue), truncation: truncation)
     }
 
     /// The error a failure of the state machine stands for.
@@ -343,7 +302,7 @@ final class Transfer: @unchecked Sendable {
             return TransportError.urlError(gannet: error, url: url)
         case .libcurl(let raw):
             let code = CURLcode(rawValue: UInt32(bitPattern: raw))
-            if code == CURLE_OUT_OF_MEMORY, machine.hasHead, encodedWireSlack != nil {
+            if code == CURLE_OUT_OF_MEMORY, machine.hasHead, machine.hop.encodedWireSlack != nil {
                 // libcurl refuses to hold more than 64 MiB decoded from one paused 32 KiB read
                 // of a byte stream: over 2,000:1, a bomb by any limit.
                 let error = GannetError(
@@ -413,10 +372,10 @@ final class Transfer: @unchecked Sendable {
     private func finish(outcome: TransferOutcome) {
         var outcome = outcome
         metrics.totalDuration = Double(MonotonicClock.nanoseconds() &- startedAt) / 1e9
-        metrics.countOfRequestBodyBytesSent = sentBytes
+        metrics.countOfRequestBodyBytesSent = machine.hop.sentBytes
         metrics.countOfResponseBodyBytesReceived = receivedBytes
         reportProgress(final: true)
-        reader = nil
+        machine.hop.reader = nil
         outcome.metrics = metrics
         let observer = self.observer
         sink.finish(outcome) { observer.transferDidEnd($0) }
@@ -425,7 +384,8 @@ final class Transfer: @unchecked Sendable {
     /// Reports the byte counts; the handlers are called at most every 50 ms (``ProgressThrottle``).
     func reportProgress(final: Bool) {
         let notifies = progressThrottle.shouldReport(now: MonotonicClock.nanoseconds(), final: final)
-        observer.transferDidProgress(received: receivedBytes, sent: sentBytes, notifiesHandlers: notifies, final: final)
+        let sent = machine.hop.sentBytes
+        observer.transferDidProgress(received: receivedBytes, sent: sent, notifiesHandlers: notifies, final: final)
     }
 
     func collectMetrics() {
@@ -460,26 +420,26 @@ final class Transfer: @unchecked Sendable {
     /// acted on the first copy, so a method that is not idempotent (RFC 9110 §9.2.2) fails
     /// with `networkConnectionLost` instead of being replayed (docs/engine.md, "Connection reuse").
     func mayBeSent() -> Bool {
-        sendAttempts += 1
+        machine.hop.sendAttempts += 1
         let method = (request.httpMethod ?? "GET").uppercased()
-        guard sendAttempts > 1, !RetryPolicy.defaultRetryableHTTPMethods.contains(method) else { return true }
+        let attempts = machine.hop.sendAttempts
+        guard attempts > 1, !RetryPolicy.defaultRetryableHTTPMethods.contains(method) else { return true }
         let error = GannetError(
             .transport,
             "The reused connection closed before a response; a \(method) request is not sent again",
             failingURL: url
         )
-        _ = machine.stop(TransportError.make(.networkConnectionLost, underlying: error, url: url))
-        return false
+        return machine.stop(TransportError.make(.networkConnectionLost, underlying: error, url: url)) != .refuse
     }
 
-    func closeNotifyReceived() { closeNotifyArrived = true }
+    func closeNotifyReceived() { machine.hop.closeNotifyArrived = true }
 
     /// A body that only the end of a TLS connection delimits (HTTP/1.x without
     /// `Content-Length` or `Transfer-Encoding`) is complete only if the server ended TLS with
     /// close_notify; a bare TCP close may be an attacker's cut. libcurl 7.88 takes one for a
     /// clean end (docs/engine.md, "TLS"), so the engine checks.
     private func truncationWithoutCloseNotify() -> (any Error)? {
-        guard !closeNotifyArrived, url?.scheme?.lowercased() == "https", let head,
+        guard !machine.isFollowing, !machine.hop.closeNotifyArrived, url?.scheme?.lowercased() == "https", let head,
             head.httpVersion.hasPrefix("HTTP/1"), (request.httpMethod ?? "GET").uppercased() != "HEAD",
             head.statusCode >= 200, head.statusCode != 204, head.statusCode != 304
         else { return nil }
@@ -495,11 +455,15 @@ final class Transfer: @unchecked Sendable {
         return TransportError.make(.networkConnectionLost, underlying: error, url: url)
     }
 
-    func recordCancelledHandshake() {
-        machine.stop(TransportError.cancelled(.byTrustChallenge, url: url))
+    /// The trust challenge handler cancelled the handshake: the transfer stops with that.
+    /// Returns whether the handshake goes on (never).
+    func cancelHandshake() -> Bool {
+        machine.stop(TransportError.cancelled(.byTrustChallenge, url: url)) != .refuse
     }
 
-    func recordTrustFailure(_ error: any Error, trust: ServerTrust? = nil) {
+    /// The server's certificate was rejected: the transfer stops with `error`. Returns whether
+    /// the handshake goes on (never).
+    func rejectTrust(_ error: any Error, trust: ServerTrust? = nil) -> Bool {
         let gannet = GannetError(
             .serverTrustRejected,
             "The server's certificate was rejected: \(error)",
@@ -507,7 +471,7 @@ final class Transfer: @unchecked Sendable {
             underlyingError: error,
             serverTrust: trust
         )
-        machine.stop(TransportError.urlError(gannet: gannet, url: url))
+        return machine.stop(TransportError.urlError(gannet: gannet, url: url)) != .refuse
     }
 }
 
