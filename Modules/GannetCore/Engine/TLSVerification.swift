@@ -96,13 +96,14 @@ enum TLSVerification {
             certificateChain: chain,
             stapledOCSPResponse: stapledOCSPResponse
         )
-        transfer.task.monitor?.didReceiveChallenge(transfer.task, trust)
+        // Monitors hear of every challenge; the handler, if any, answers on the task side.
+        let disposition = transfer.observer.transferServerTrustDisposition(trust)
         do {
             guard !chain.isEmpty else {
                 throw GannetError(.serverTrustRejected, "The server presented no certificate")
             }
-            if let handler = transfer.hooks.serverTrustChallenge {
-                switch handler(transfer.task.manager, transfer.task, trust) {
+            if transfer.hooks.serverTrustChallenge != nil {
+                switch disposition {
                 case .useCredential:
                     return true
                 case .cancel:

@@ -55,37 +55,21 @@ extension Transfer {
         let answerable = AuthenticationSchemes(challengeScheme: chosen.scheme)
         let space = protectionSpace(for: chosen, url: url, proxy: proxy)
         let failures = authenticationFailures[space, default: 0]
-        let manager = task.manager
         let challenge = AuthenticationChallenge(
             protectionSpace: space,
             challenges: challenges,
             previousFailureCount: failures,
             failureResponse: materializedResponse()
         )
-        // The task's own handler wins over the manager's, as a task delegate's over a session's.
-        let handler = taskChallengeHandler ?? hooks.authenticationChallenge
-        let disposition = handler?(manager, task, challenge) ?? .performDefaultHandling
+        // The handlers and the stored credentials are the task side's (TaskChannel).
         let credential: URLCredential?
-        switch disposition {
-        case .useCredential(let given):
-            credential = given
-            manager.remember(given, for: space)
-        case .performDefaultHandling:
-            // The task's and the manager's credential name no protection space: only the
-            // caller's origin, in the caller's schemes, gets them (docs/auth-cookies-cache.md,
-            // "Where a credential may go"); stored and remembered ones are keyed by their space.
-            credential = manager.defaultCredential(
-                for: space,
-                failures: failures,
-                taskCredential: taskCredential,
-                unscopedAdmitted: binding.admits(space, at: url)
+        do {
+            credential = try observer.transferCredential(
+                for: challenge,
+                unscopedAdmitted: binding.admits(space, at: url),
+                url: url
             )
-        case .rejectProtectionSpace:
-            return .deliver
-        case .cancelAuthenticationChallenge:
-            let reason = GannetError(.transport, "The authentication challenge was cancelled", failingURL: url)
-            return .fail(TransportError.make(.userCancelledAuthentication, underlying: reason, url: url))
-        case .fail(let error):
+        } catch {
             return .fail(error)
         }
         guard let credential, let user = credential.user, let password = credential.password, answerable != nil,

@@ -6,7 +6,7 @@ internal import CCurl
 /// (``serveCachedHop()``), so hooks, sinks, dispositions and progress see no difference; a hop
 /// that revalidates sends the entry's validators, and a `304` is replaced by the entry before
 /// anyone sees it. Storing is the task's job, off the engine thread, once the transfer ended
-/// (SessionManager+Cache.swift): the transfer only says what may be stored (``cacheUpdate``).
+/// (docs/auth-cookies-cache.md): the transfer only says what may be stored (``cacheUpdate``).
 extension Transfer {
     /// What the cache does for the current hop.
     enum CacheHop {
@@ -191,7 +191,7 @@ extension Transfer {
     }
 }
 
-/// What a finished transfer leaves for the session's cache (SessionManager+Cache.swift).
+/// What a finished transfer leaves for the session's cache, which the task side stores.
 enum CacheUpdate: Sendable {
     /// A response from the network the rules allow storing; its body is the outcome's data.
     case store(StoredResponse)

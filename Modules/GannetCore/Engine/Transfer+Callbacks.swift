@@ -90,8 +90,7 @@ extension Transfer {
                 return machine.stop(TransportError.urlError(gannet: error, url: url))
             case .follow(let next):
                 closeConnectionIfBodyMayBeUnread()
-                task.monitor?.willRedirect(
-                    task,
+                observer.transferWillRedirect(
                     response.map { LazyResponse(prebuilt: $0, head: head) } ?? LazyResponse(head: head, url: url),
                     to: next
                 )
@@ -102,8 +101,7 @@ extension Transfer {
         let needsResponse = hooks.dataTaskDidReceiveResponse != nil || hooks.dataTaskDidReceiveResponseDeferred != nil
         let response = needsResponse ? materializedResponse() : nil
         observer.transferDidReceiveHead(head, response: response)
-        task.monitor?.didReceiveResponse(
-            task,
+        observer.transferDidReceiveResponse(
             response.map { LazyResponse(prebuilt: $0, head: head) } ?? LazyResponse(head: head, url: url)
         )
         if configuration.decompressesResponses, !headIsFromCache, let coding = head.value("Content-Encoding"),
@@ -128,8 +126,8 @@ extension Transfer {
             )
             return machine.headParsed(head, .deliver)
         }
-        if let decide = hooks.dataTaskDidReceiveResponse, let response {
-            let disposition = decide(task.manager, task, response)
+        if hooks.dataTaskDidReceiveResponse != nil, let response {
+            let disposition = observer.transferDisposition(for: response)
             if disposition == .cancel {
                 return machine.stop(TransportError.cancelled(.byDisposition, url: url))
             }
@@ -137,16 +135,10 @@ extension Transfer {
                 return machine.stop(error)
             }
         }
-        if let deferred = hooks.dataTaskDidReceiveResponseDeferred, let response {
+        if hooks.dataTaskDidReceiveResponseDeferred != nil, let response {
             let answer = machine.headParsed(head, .deliverAfterDisposition)
-            let driver = self
-            let task = self.task
-            DispatchQueue.global().async {
-                let decided = Decided()
-                deferred(task.manager, task, response) { disposition in
-                    guard decided.claim() else { return }
-                    driver.engine.submit(.transfer(driver, .disposition(disposition)))
-                }
+            observer.transferAskDisposition(for: response) { [engine] disposition in
+                engine.submit(.transfer(self, .disposition(disposition)))
             }
             return answer
         }
@@ -185,8 +177,8 @@ extension Transfer {
             )
         }
         var next: URLRequest? = proposed
-        if let hook = hooks.taskWillPerformHTTPRedirection, let response = materializedResponse() {
-            next = hook(task.manager, task, response, proposed)
+        if hooks.taskWillPerformHTTPRedirection != nil, let response = materializedResponse() {
+            next = observer.transferRedirect(response, proposed: proposed)
         }
         guard let next else { return .deliver }
         if let target = next.url, (try? RequestValidation.validate(url: target)) == nil {
@@ -257,11 +249,7 @@ extension Transfer {
             curl_easy_pause(easy.raw, Self.mask(pause))
         }
         receivedBytes += Int64(bytes.count)
-        if let hook = hooks.dataTaskDidReceiveData {
-            hook(task.manager, task, Data(bytes))
-        }
-        // Optional chaining skips the argument too: the bytes are copied only for monitors.
-        task.monitor?.didReceiveData(task, Data(bytes))
+        observer.transferDidReceiveData(bytes)
         reportProgress(final: false)
         return bytes.count
     }
@@ -276,12 +264,7 @@ extension Transfer {
             touch()
             machine.hop.sentBytes += Int64(count)
             let sent = machine.hop.sentBytes
-            if count > 0, let hook = hooks.taskDidSendBodyData {
-                hook(task.manager, task, Int64(count), sent, expectedToSend)
-            }
-            if count > 0 {
-                task.monitor?.didSendBodyData(task, Int64(count), total: sent, expected: expectedToSend)
-            }
+            if count > 0 { observer.transferDidSendBodyData(Int64(count), total: sent, expected: expectedToSend) }
             reportProgress(final: false)
             return count
         } catch {

@@ -43,9 +43,9 @@ extension Transfer {
             machine.hop.response = response
             sink.replace()
             observer.transferDidReceiveHead(part, response: response)
-            task.monitor?.didReceiveResponse(task, LazyResponse(head: part, url: url))
-            if let decide = hooks.dataTaskDidReceiveResponse, let response {
-                let disposition = decide(task.manager, task, response)
+            observer.transferDidReceiveResponse(LazyResponse(head: part, url: url))
+            if hooks.dataTaskDidReceiveResponse != nil, let response {
+                let disposition = observer.transferDisposition(for: response)
                 if disposition == .cancel {
                     return machine.stop(TransportError.cancelled(.byDisposition, url: url))
                 }
@@ -56,8 +56,7 @@ extension Transfer {
             }
         case .partBody(let bytes):
             bytes.withUnsafeBytes { try? sink.write($0) }
-            if let hook = hooks.dataTaskDidReceiveData { hook(task.manager, task, Data(bytes)) }
-            task.monitor?.didReceiveData(task, Data(bytes))
+            bytes.withUnsafeBytes { observer.transferDidReceiveData($0) }
         case .partEnd:
             break
         }

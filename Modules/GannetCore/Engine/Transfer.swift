@@ -4,17 +4,16 @@ internal import Synchronization
 /// The engine-side half of one task attempt: the request of the current hop, the easy handle,
 /// the response head, the body sink. Where it is in its life is a ``TransferStateMachine``;
 /// this class feeds it what libcurl reports (Transfer+Callbacks.swift) and what the task asks
-/// (``handle(_:)``), and carries out the actions it returns. It reports to its task only through
-/// ``TransferObserver``; the task drives it only through ``TransferDriver``.
+/// (``handle(_:)``), and carries out what it returns. It reaches its task only through
+/// ``TransferObserver`` (hooks, monitors, dispositions and new tasks are the task side's);
+/// the task drives it only through ``TransferDriver``.
 /// Options are set in Transfer+Options.swift (docs/engine.md, "A transfer's state machine").
 final class Transfer: @unchecked Sendable {
     // @unchecked: all mutable state is read and written on the engine thread only (engine
     // commands and the libcurl callbacks it drives). Other threads hold a Transfer only as a
     // ``TransferDriver`` (whose methods only queue engine commands) or a token inside a command.
-    /// The task as hooks and event monitors see it; the download task that replaces it after
-    /// `.becomeDownload` (Transfer+Disposition.swift).
-    var task: SessionTask
-    /// Where the transfer reports its progress and outcome; replaced with ``task``.
+    /// The task side: where the transfer reports, and what it asks; replaced by the download or
+    /// stream task's after `.becomeDownload` or `.becomeStream` (Transfer+Disposition.swift).
     var observer: any TransferObserver
     unowned let engine: CurlEngine
     let hooks: SessionHooks
@@ -44,10 +43,6 @@ final class Transfer: @unchecked Sendable {
     var sessionScope: UInt64?
     /// Credentials refused so far, by protection space.
     var authenticationFailures: [ProtectionSpace: Int] = [:]
-    /// The task's own credential and challenge handler, as they were when the transfer started
-    /// (they are set before `resume()`), so the engine never reads the task's storage.
-    let taskCredential: URLCredential?
-    let taskChallengeHandler: SessionHooks.AuthenticationChallengeHandler?
     /// The next hop sends a streamed body that an earlier hop read: `taskNeedNewBodyStream`
     /// must give it again (``Transfer/renewBodyStream()``).
     var needsNewBodyStream = false
@@ -70,20 +65,24 @@ final class Transfer: @unchecked Sendable {
     /// Idle timeout in nanoseconds: the request's `timeoutInterval`, else the configuration's.
     let idleTimeout: UInt64
 
-    /// `request` is the adapted request of this attempt (docs/interceptors.md); `nil` sends the
-    /// task's original request.
-    init(task: SessionTask, engine: CurlEngine, hooks: SessionHooks, request: URLRequest? = nil) {
-        self.task = task
-        observer = task
+    /// A transfer sending `request` (an attempt's, docs/interceptors.md) for the task behind
+    /// `observer`; `callerURL` is the URL the caller asked for.
+    init(
+        observer: any TransferObserver,
+        request: URLRequest,
+        callerURL: URL?,
+        body: BodySource?,
+        sink: BodySinkKind,
+        engine: CurlEngine,
+        hooks: SessionHooks
+    ) {
+        self.observer = observer
         self.engine = engine
         self.hooks = hooks
         settings = engine.sharedConfiguration
-        let request = request ?? task.originalRequest ?? URLRequest(url: URL(string: "about:blank")!)
         machine = TransferStateMachine(first: Hop(request: request, limits: settings.value.limits))
-        callerURL = task.originalRequest?.url
-        bodySource = task.body
-        taskCredential = task.credential
-        taskChallengeHandler = task.authenticationChallengeHandler
+        self.callerURL = callerURL
+        bodySource = body
         errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE))
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE))
         // URLRequest's default is 60 s, so only a different value says the caller chose it;
@@ -91,7 +90,7 @@ final class Transfer: @unchecked Sendable {
         let chosen = request.timeoutInterval > 0 && request.timeoutInterval != Self.defaultRequestTimeout
         let seconds = chosen ? request.timeoutInterval : settings.value.timeoutIntervalForRequest
         idleTimeout = UInt64(max(seconds, 0.001) * 1e9)
-        sink = task.sink.makeSink(idleTimeout: max(seconds, 0.001))
+        self.sink = sink.makeSink(idleTimeout: max(seconds, 0.001))
         startedAt = MonotonicClock.nanoseconds()
         lastActivity = startedAt
     }
@@ -248,7 +247,7 @@ final class Transfer: @unchecked Sendable {
     func renewBodyStream() throws {
         guard needsNewBodyStream else { return }
         needsNewBodyStream = false
-        guard let stream = hooks.taskNeedNewBodyStream?(task.manager, task) else {
+        guard let stream = observer.transferNeedsNewBodyStream() else {
             let error = GannetError(
                 .requestRetryFailed,
                 "The request's streamed body must be sent again, and taskNeedNewBodyStream gave no new stream",
