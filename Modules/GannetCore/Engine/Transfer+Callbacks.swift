@@ -63,14 +63,14 @@ extension Transfer {
         let head = headAfterRevalidation(head)
         machine.hop.head = head
 
-        if head.statusCode == 401 || head.statusCode == 407 {
-            if machine.hop.awaitsAuthenticationProbe {
-                // libcurl's own Digest probe: it reads the challenge and sends the request again
-                // with the answer; its body is ignored. The next head is the response.
-                machine.hop.awaitsAuthenticationProbe = false
-                machine.hop.head = nil
-                return .take
-            }
+        switch HeadPolicy.step(for: head, hop: machine.hop) {
+        case .authenticationProbe:
+            // libcurl reads the challenge and sends the request again with the answer within
+            // the hop; this body is ignored. The next head is the response.
+            machine.hop.awaitsAuthenticationProbe = false
+            machine.hop.head = nil
+            return .take
+        case .challenge:
             switch decideAuthentication(head, url: url) {
             case .deliver:
                 break
@@ -80,9 +80,7 @@ extension Transfer {
                 closeConnectionIfBodyMayBeUnread()
                 return machine.headParsed(head, .follow(.retry(request, with: credential)))
             }
-        }
-
-        if Redirection.isRedirect(head.statusCode) {
+        case .redirect:
             switch decideRedirect(head, url: url) {
             case .deliver:
                 break
@@ -96,6 +94,8 @@ extension Transfer {
                 )
                 return machine.headParsed(head, .follow(.redirect(to: next)))
             }
+        case .deliver:
+            break
         }
 
         let needsResponse = hooks.dataTaskDidReceiveResponse != nil || hooks.dataTaskDidReceiveResponseDeferred != nil
@@ -156,26 +156,16 @@ extension Transfer {
         easy?.set(CURLOPT_FORBID_REUSE, true)
     }
 
-    /// A redirect's fate: Gannet's rules (``Redirection``), the limit, then the caller's hook.
+    /// A redirect's fate: Gannet's rules and the limit (``HeadPolicy``), then the caller's hook.
     private func decideRedirect(_ head: ResponseHead, url: URL) -> Redirection.Outcome {
-        let outcome = Redirection.next(
+        let outcome = HeadPolicy.redirect(
             after: request,
-            response: head.statusCode,
-            location: head.value("Location"),
+            head: head,
             policy: configuration.redirects,
-            bodyIsRepeatable: bodyCanBeSentAgain
+            bodyIsRepeatable: bodyCanBeSentAgain,
+            redirectsSoFar: machine.redirectCount
         )
         guard case .follow(let proposed) = outcome else { return outcome }
-        let limit = configuration.redirects.maximumRedirects
-        if machine.redirectCount >= limit {
-            return .refuse(
-                GannetError(
-                    .tooManyRedirects,
-                    "Stopped after \(machine.redirectCount) redirects (the limit is \(limit))",
-                    failingURL: url
-                )
-            )
-        }
         var next: URLRequest? = proposed
         if hooks.taskWillPerformHTTPRedirection != nil, let response = materializedResponse() {
             next = observer.transferRedirect(response, proposed: proposed)

@@ -433,24 +433,9 @@ final class Transfer: @unchecked Sendable {
 
     func closeNotifyReceived() { machine.hop.closeNotifyArrived = true }
 
-    /// A body that only the end of a TLS connection delimits (HTTP/1.x without
-    /// `Content-Length` or `Transfer-Encoding`) is complete only if the server ended TLS with
-    /// close_notify; a bare TCP close may be an attacker's cut. libcurl 7.88 takes one for a
-    /// clean end (docs/engine.md, "TLS"), so the engine checks.
+    /// The close_notify rule (``HeadPolicy/truncation(of:)``) for a hop that is not followed.
     private func truncationWithoutCloseNotify() -> (any Error)? {
-        guard !machine.isFollowing, !machine.hop.closeNotifyArrived, url?.scheme?.lowercased() == "https", let head,
-            head.httpVersion.hasPrefix("HTTP/1"), (request.httpMethod ?? "GET").uppercased() != "HEAD",
-            head.statusCode >= 200, head.statusCode != 204, head.statusCode != 304
-        else { return nil }
-        let framed = head.fields.contains {
-            ["content-length", "transfer-encoding"].contains($0.name.lowercased())
-        }
-        guard !framed else { return nil }
-        let error = GannetError(
-            .transport,
-            "The TLS connection closed without close_notify before the end of a body delimited by the close: it may be truncated",
-            failingURL: url
-        )
+        guard !machine.isFollowing, let error = HeadPolicy.truncation(of: machine.hop) else { return nil }
         return TransportError.make(.networkConnectionLost, underlying: error, url: url)
     }
 
