@@ -1,7 +1,7 @@
 /// One request and its response within a transfer: the first request, each redirect followed,
-/// each authentication retry. Everything that belongs to one exchange lives here, inside the
-/// ``TransferStateMachine``'s state, so a new hop is a new value and nothing of the previous one
-/// is carried over by mistake (docs/engine.md, "A transfer's state machine"). What spans the
+/// each authentication retry. Everything that belongs to one exchange lives here, in the
+/// ``TransferStateMachine`` beside its state, so a new hop is a new value and nothing of the
+/// previous one is carried over by mistake (docs/engine.md, "A transfer's shape"). What spans the
 /// hops (the body source, the sink, byte counts received, metrics) stays in ``Transfer``.
 struct Hop {
     /// What a hop that ends by following leads to: a redirect's target, or the same request

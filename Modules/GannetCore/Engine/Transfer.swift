@@ -7,7 +7,7 @@ internal import Synchronization
 /// (``handle(_:)``), and carries out what it returns. It reaches its task only through
 /// ``TransferObserver`` (hooks, monitors, dispositions and new tasks are the task side's);
 /// the task drives it only through ``TransferDriver``.
-/// Options are set in Transfer+Options.swift (docs/engine.md, "A transfer's state machine").
+/// Options are set in Transfer+Options.swift (docs/engine.md, "A transfer's shape").
 final class Transfer: @unchecked Sendable {
     // @unchecked: all mutable state is read and written on the engine thread only (engine
     // commands and the libcurl callbacks it drives). Other threads hold a Transfer only as a

@@ -3,7 +3,7 @@
 /// finished), and whether the transfer is suspended or held back by a slow consumer. `Transfer`
 /// feeds it what libcurl and the task report and carries out what it returns; the machine does
 /// no I/O, so every state and transition is tested without a socket (docs/engine.md, "A
-/// transfer's state machine").
+/// transfer's shape").
 ///
 /// It returns two kinds of output. Inside libcurl's callbacks, an answer
 /// (``HeaderLineAnswer``, ``BodyAnswer``, ``Answer``) says what the callback returns: take the
@@ -17,30 +17,28 @@
 /// resuming what is not suspended) answer ``Effect/none``, because they race the transfer's end
 /// legitimately.
 struct TransferStateMachine {
-    enum State {
+    /// Where the hop in flight (``TransferStateMachine/hop``) is.
+    enum State: Equatable {
         /// Header lines go to the hop's parser; no response head is complete yet.
-        case awaitingHead(Hop)
+        case awaitingHead
         /// The final head arrived and the deferred disposition hook was asked; libcurl is
         /// paused for receiving until the answer.
-        case awaitingDisposition(Hop)
+        case awaitingDisposition
         /// Body bytes go to the sink.
-        case receiving(Hop)
+        case receiving
         /// The hop will be followed by `next` (a redirect, or an authentication retry); its body
         /// is read and thrown away, up to ``TransferStateMachine/redirectBodyLimit`` bytes, after
         /// which the hop is cut short.
-        case discarding(Hop, next: Hop.Next)
+        case discarding(next: Hop.Next)
         /// Gannet refused bytes for a reason of its own (``TransferStateMachine/failure``);
         /// libcurl is ending the hop.
-        case stopping(Hop)
+        case stopping
         /// The task has been given its outcome; nothing changes any more. The last hop stays
         /// readable for the outcome.
-        case finished(Hop)
-        /// Only while the hop is mutated in place (``TransferStateMachine/hop``), so the state
-        /// does not share the hop's storage and its buffers are not copied on write.
-        case modifying
+        case finished
     }
 
-    /// Where the transfer is, without the hop: what tests and conditions compare.
+    /// Where the transfer is, without the next hop's request: what tests and conditions compare.
     enum Phase: Equatable {
         case awaitingHead
         case awaitingDisposition
@@ -150,7 +148,11 @@ struct TransferStateMachine {
     /// The most of a followed hop's body read before the hop is cut short.
     static let redirectBodyLimit = 1 << 20
 
-    private(set) var state: State
+    private(set) var state: State = .awaitingHead
+    /// The hop in flight (the last one, once finished), beside its state rather than inside
+    /// each case: read and changed in place on every callback, it is never copied. A new hop
+    /// replaces it whole when one is followed (``hopEnded(code:truncation:)``).
+    var hop: Hop
     /// Suspended by the task: paused both ways, and its idle timeout does not run.
     private(set) var isSuspended = false
     /// Paused for receiving because a byte-stream consumer is behind.
@@ -161,51 +163,7 @@ struct TransferStateMachine {
     private(set) var failure: (any Error)?
 
     init(first hop: Hop) {
-        state = .awaitingHead(hop)
-    }
-
-    /// The hop in flight (the last one, once finished). Mutated in place: the state is parked on
-    /// ``State/modifying`` meanwhile, so the hop's storage is not shared and not copied.
-    var hop: Hop {
-        get {
-            switch state {
-            case .awaitingHead(let hop), .awaitingDisposition(let hop), .receiving(let hop), .discarding(let hop, _),
-                .stopping(let hop), .finished(let hop):
-                return hop
-            case .modifying:
-                preconditionFailure("The hop is read while it is being modified")
-            }
-        }
-        _modify {
-            switch state {
-            case .awaitingHead(var hop):
-                state = .modifying
-                defer { state = .awaitingHead(hop) }
-                yield &hop
-            case .awaitingDisposition(var hop):
-                state = .modifying
-                defer { state = .awaitingDisposition(hop) }
-                yield &hop
-            case .receiving(var hop):
-                state = .modifying
-                defer { state = .receiving(hop) }
-                yield &hop
-            case .discarding(var hop, let next):
-                state = .modifying
-                defer { state = .discarding(hop, next: next) }
-                yield &hop
-            case .stopping(var hop):
-                state = .modifying
-                defer { state = .stopping(hop) }
-                yield &hop
-            case .finished(var hop):
-                state = .modifying
-                defer { state = .finished(hop) }
-                yield &hop
-            case .modifying:
-                preconditionFailure("The hop is modified twice at once")
-            }
-        }
+        self.hop = hop
     }
 
     var phase: Phase {
@@ -213,17 +171,14 @@ struct TransferStateMachine {
         case .awaitingHead: return .awaitingHead
         case .awaitingDisposition: return .awaitingDisposition
         case .receiving: return .receiving
-        case .discarding(_, let next): return .discarding(bytes: next.discardedBytes, cutShort: next.cutShort)
+        case .discarding(let next): return .discarding(bytes: next.discardedBytes, cutShort: next.cutShort)
         case .stopping: return .stopping
-        case .finished, .modifying: return .finished
+        case .finished: return .finished
         }
     }
 
     /// Whether the transfer has not finished yet.
-    var isLive: Bool {
-        if case .finished = state { return false }
-        return true
-    }
+    var isLive: Bool { state != .finished }
 
     /// Whether a complete head of this hop has arrived (a redirect's or the final one).
     var hasHead: Bool { hop.head != nil }
@@ -235,10 +190,7 @@ struct TransferStateMachine {
         return false
     }
 
-    private var isAwaitingDisposition: Bool {
-        if case .awaitingDisposition = state { return true }
-        return false
-    }
+    private var isAwaitingDisposition: Bool { state == .awaitingDisposition }
 
     /// Whether the idle timeout runs: not while suspended, awaiting a disposition or held back by
     /// the consumer, which are waits of the caller's making, not the server's.
@@ -261,7 +213,7 @@ struct TransferStateMachine {
         switch state {
         case .awaitingHead: return .parse
         case .awaitingDisposition, .receiving, .discarding: return .countAsTrailer
-        case .stopping, .finished, .modifying: return .refuse
+        case .stopping, .finished: return .refuse
         }
     }
 
@@ -269,20 +221,19 @@ struct TransferStateMachine {
     /// ``Answer/pause`` to await a disposition. A head outside ``State/awaitingHead`` is refused
     /// with a protocol violation.
     mutating func headParsed(_ head: ResponseHead, _ decision: HeadDecision) -> Answer {
-        guard case .awaitingHead(var hop) = state else {
+        guard state == .awaitingHead else {
             return stop(GannetError(.protocolViolation, "A second response head arrived in one exchange"))
         }
-        state = .modifying
         hop.head = head
         switch decision {
         case .follow(let next):
-            state = .discarding(hop, next: next)
+            state = .discarding(next: next)
             return .take
         case .deliver:
-            state = .receiving(hop)
+            state = .receiving
             return .take
         case .deliverAfterDisposition:
-            state = .awaitingDisposition(hop)
+            state = .awaitingDisposition
             return .pause
         }
     }
@@ -295,15 +246,15 @@ struct TransferStateMachine {
         switch state {
         case .receiving:
             return .deliver
-        case .discarding(let hop, var next):
+        case .discarding(var next):
             next.discardedBytes += count
             next.cutShort = next.discardedBytes > Self.redirectBodyLimit
-            state = .discarding(hop, next: next)
+            state = .discarding(next: next)
             return next.cutShort ? .refuse : .discard
         case .awaitingHead, .awaitingDisposition:
             _ = stop(GannetError(.protocolViolation, "Response body bytes arrived before their head was handled"))
             return .refuse
-        case .stopping, .finished, .modifying:
+        case .stopping, .finished:
             return .refuse
         }
     }
@@ -313,15 +264,9 @@ struct TransferStateMachine {
     /// fails with `error` (the first recorded wins) when libcurl ends the hop. Always
     /// ``Answer/refuse``; once finished, nothing is recorded.
     mutating func stop(_ error: any Error) -> Answer {
-        switch state {
-        case .awaitingHead(let hop), .awaitingDisposition(let hop), .receiving(let hop), .discarding(let hop, _):
-            if failure == nil { failure = error }
-            state = .stopping(hop)
-        case .stopping:
-            if failure == nil { failure = error }
-        case .finished, .modifying:
-            break
-        }
+        guard isLive else { return .refuse }
+        if failure == nil { failure = error }
+        state = .stopping
         return .refuse
     }
 
@@ -333,11 +278,13 @@ struct TransferStateMachine {
     mutating func hopEnded(code: Int32, truncation: (any Error)? = nil) -> Effect {
         let clean = code == 0
         switch state {
-        case .discarding(let hop, let next):
+        case .discarding(let next):
             guard clean || next.cutShort else { return end(.fail(.libcurl(code))) }
             if next.countsAsRedirect { redirectCount += 1 }
-            state = .awaitingHead(hop.following(next))
-            return .follow(next.request, previous: hop.request)
+            let previous = hop.request
+            hop = hop.following(next)
+            state = .awaitingHead
+            return .follow(next.request, previous: previous)
         case .stopping:
             // A callback may refuse bytes that libcurl replayed after an unpause without
             // counting it as a failure (docs/engine.md): the recorded error decides either way.
@@ -351,7 +298,7 @@ struct TransferStateMachine {
             return end(.finish)
         case .awaitingHead:
             return end(.fail(clean ? .incompleteResponse : .libcurl(code)))
-        case .finished, .modifying:
+        case .finished:
             return .none
         }
     }
@@ -363,18 +310,18 @@ struct TransferStateMachine {
     /// `.becomeDownload` and `.becomeStream` answer ``Effect/switchSink(_:)`` and keep awaiting
     /// until ``sinkSwitched()``. Late or repeated answers return ``Effect/none``.
     mutating func dispositionDecided(_ disposition: ResponseDisposition) -> Effect {
-        guard case .awaitingDisposition(let hop) = state else { return .none }
+        guard state == .awaitingDisposition else { return .none }
         if disposition == .cancel { return end(.cancel(.disposition)) }
         if disposition == .becomeDownload || disposition == .becomeStream { return .switchSink(disposition) }
-        state = .receiving(hop)
+        state = .receiving
         return isSuspended ? .none : .setPause(pause)
     }
 
     /// The sink a disposition asked for is in place: receive into it, as after `.allow`.
     /// ``Effect/none`` unless a switch was awaited.
     mutating func sinkSwitched() -> Effect {
-        guard case .awaitingDisposition(let hop) = state else { return .none }
-        state = .receiving(hop)
+        guard state == .awaitingDisposition else { return .none }
+        state = .receiving
         return isSuspended ? .none : .setPause(pause)
     }
 
@@ -419,7 +366,7 @@ struct TransferStateMachine {
     /// The sink's consumer is more than its high-water mark behind: pause receiving.
     /// ``Effect/none`` unless receiving and not already held back.
     mutating func consumerFull() -> Effect {
-        guard case .receiving = state, !isBackpressured else { return .none }
+        guard state == .receiving, !isBackpressured else { return .none }
         isBackpressured = true
         return .setPause(pause)
     }
@@ -443,12 +390,12 @@ struct TransferStateMachine {
     /// refused them): fails with the recorded error if one was, else with libcurl's code.
     mutating func unpauseFailed(code: Int32) -> Effect {
         guard isLive else { return .none }
-        if case .stopping = state { return end(.fail(.recorded)) }
+        if state == .stopping { return end(.fail(.recorded)) }
         return end(.fail(.libcurl(code)))
     }
 
     private mutating func end(_ effect: Effect) -> Effect {
-        state = .finished(hop)
+        state = .finished
         return effect
     }
 }
