@@ -56,7 +56,7 @@ extension Transfer {
             return false
         case .serve(let entry):
             machine.hop.cache = .serving(entry, next: .head)
-            metrics.resourceFetchType = .localCache
+            counters.metrics.resourceFetchType = .localCache
             return true
         case .unavailable:
             throw Self.nothingCached(url, configured: true)
@@ -91,7 +91,7 @@ extension Transfer {
         }
         let refreshed = entry.refreshed(by: head, requestTime: machine.hop.requestTime, responseTime: Date())
         machine.hop.cache = .revalidated(refreshed)
-        metrics.resourceFetchType = .revalidated
+        counters.metrics.resourceFetchType = .revalidated
         return refreshed.head
     }
 
@@ -168,7 +168,7 @@ extension Transfer {
             requestFields: requestFields,
             statusCode: head.statusCode,
             responseFields: responseFields,
-            bodyBytes: receivedBytes,
+            bodyBytes: counters.receivedBytes,
             capacity: capacity
         ) != nil {
             return nil

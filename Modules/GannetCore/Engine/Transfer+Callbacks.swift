@@ -54,7 +54,7 @@ extension Transfer {
             machine.hop.head = head
             return machine.stop(GannetError(.invalidRequest, "The request has no URL"))
         }
-        metrics.httpVersion = head.httpVersion
+        counters.metrics.httpVersion = head.httpVersion
         // Every hop's cookies are stored before the next hop is configured, so a redirect
         // carries what its response set. A stored response's were stored when it arrived.
         if let storage = cookieStorage, !headIsFromCache { CookieRules.store(head, from: url, in: storage) }
@@ -152,7 +152,7 @@ extension Transfer {
     /// hop sent a body and is answered this way is not kept (`CURLOPT_FORBID_REUSE`, read when
     /// the hop ends); the next hop opens its own.
     private func closeConnectionIfBodyMayBeUnread() {
-        guard bodySource != nil, !headIsFromCache else { return }
+        guard body.source != nil, !headIsFromCache else { return }
         easy?.set(CURLOPT_FORBID_REUSE, true)
     }
 
@@ -198,7 +198,7 @@ extension Transfer {
         }
         touch()
         if mixedReplace != nil { return didReceiveParts(bytes) }
-        let decoded = receivedBytes + Int64(bytes.count)
+        let decoded = counters.receivedBytes + Int64(bytes.count)
         if let limit = sink.limit(configuration.limits), decoded > limit {
             let error = GannetError(
                 .bodyTooLarge,
@@ -238,7 +238,7 @@ extension Transfer {
             // 32 KiB read, times the compression ratio (docs/engine.md, "Backpressure").
             curl_easy_pause(easy.raw, Self.mask(pause))
         }
-        receivedBytes += Int64(bytes.count)
+        counters.receivedBytes += Int64(bytes.count)
         observer.transferDidReceiveData(bytes)
         reportProgress(final: false)
         return bytes.count
@@ -254,7 +254,9 @@ extension Transfer {
             touch()
             machine.hop.sentBytes += Int64(count)
             let sent = machine.hop.sentBytes
-            if count > 0 { observer.transferDidSendBodyData(Int64(count), total: sent, expected: expectedToSend) }
+            if count > 0 {
+                observer.transferDidSendBodyData(Int64(count), total: sent, expected: counters.expectedToSend)
+            }
             reportProgress(final: false)
             return count
         } catch {

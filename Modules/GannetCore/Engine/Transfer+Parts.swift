@@ -14,7 +14,7 @@ extension Transfer {
             let gannet = error as? GannetError ?? GannetError(.protocolViolation, "\(error)")
             return reply(machine.stop(TransportError.urlError(gannet: gannet, url: url)), lineLength: bytes.count)
         }
-        receivedBytes += Int64(bytes.count)
+        counters.receivedBytes += Int64(bytes.count)
         reportProgress(final: false)
         return bytes.count
     }

@@ -33,37 +33,25 @@ final class Transfer: @unchecked Sendable {
     var machine: TransferStateMachine
     /// The URL the caller asked for: session-wide credentials go to its origin only.
     let callerURL: URL?
-    var bodySource: BodySource?
+    var body: TransferBody
     var easy: EasyHandle?
-    var headerList: HeaderList?
-    /// Headers for the proxy only (`CURLOPT_PROXYHEADER`): a caller's `Proxy-Authorization`.
-    var proxyHeaderList: HeaderList?
+    /// The error buffer and header lists `easy` points into.
+    var handleMemory = EasyHandleMemory()
     /// The TLS session cache this hop uses: `nil` when libcurl verifies, else the trust
     /// generation whose evaluation the cached sessions passed (TLSVerification.configure).
     var sessionScope: UInt64?
     /// Credentials refused so far, by protection space.
     var authenticationFailures: [ProtectionSpace: Int] = [:]
-    /// The next hop sends a streamed body that an earlier hop read: `taskNeedNewBodyStream`
-    /// must give it again (``Transfer/renewBodyStream()``).
-    var needsNewBodyStream = false
     /// Replaced once at most, by a disposition that continues the body elsewhere.
     var sink: any BodySink
     /// Splits a `multipart/x-mixed-replace` body of a data task into parts (docs/core.md).
     var mixedReplace: MixedReplaceParser?
-    var receivedBytes: Int64 = 0
-    var expectedToSend: Int64 = -1
     /// A pause was asked for before libcurl had a connection to pause: the callbacks answer
     /// with libcurl's pause codes until an unpause succeeds (docs/engine.md, "Suspending").
     var pauseAwaitsConnection = false
     /// The reason `cancel(with:)` gave, for the cancellation error.
     private var cancelReason: GannetError?
-    let errorBuffer: UnsafeMutablePointer<CChar>
-    private var progressThrottle = ProgressThrottle()
-    var metrics = TaskMetrics()
-    let startedAt: UInt64
-    private(set) var lastActivity: UInt64
-    /// Idle timeout in nanoseconds: the request's `timeoutInterval`, else the configuration's.
-    let idleTimeout: UInt64
+    var counters: TransferCounters
 
     /// A transfer sending `request` (an attempt's, docs/interceptors.md) for the task behind
     /// `observer`; `callerURL` is the URL the caller asked for.
@@ -82,36 +70,31 @@ final class Transfer: @unchecked Sendable {
         settings = engine.sharedConfiguration
         machine = TransferStateMachine(first: Hop(request: request, limits: settings.value.limits))
         self.callerURL = callerURL
-        bodySource = body
-        errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE))
-        errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE))
+        self.body = TransferBody(source: body)
         // URLRequest's default is 60 s, so only a different value says the caller chose it;
         // otherwise the session's `timeoutIntervalForRequest` applies.
         let chosen = request.timeoutInterval > 0 && request.timeoutInterval != Self.defaultRequestTimeout
         let seconds = chosen ? request.timeoutInterval : settings.value.timeoutIntervalForRequest
-        idleTimeout = UInt64(max(seconds, 0.001) * 1e9)
+        counters = TransferCounters(idleTimeout: UInt64(max(seconds, 0.001) * 1e9), now: MonotonicClock.nanoseconds())
         self.sink = sink.makeSink(idleTimeout: max(seconds, 0.001))
-        startedAt = MonotonicClock.nanoseconds()
-        lastActivity = startedAt
     }
 
     deinit {
-        errorBuffer.deallocate()
+        handleMemory.deallocate()
     }
 
     static let defaultRequestTimeout = URLRequest(url: URL(fileURLWithPath: "/")).timeoutInterval
 
-    func touch() { lastActivity = MonotonicClock.nanoseconds() }
+    func touch() { counters.touch(now: MonotonicClock.nanoseconds()) }
 
     func isIdleExpired(now: UInt64) -> Bool {
-        machine.countsIdleTime && now &- lastActivity > idleTimeout
+        machine.countsIdleTime && counters.isIdleExpired(now: now)
     }
 
     func releaseHandle() -> EasyHandle? {
         defer {
             easy = nil
-            headerList = nil
-            proxyHeaderList = nil
+            handleMemory.releaseLists()
         }
         return easy
     }
@@ -152,8 +135,8 @@ final class Transfer: @unchecked Sendable {
         case .setPause(let pause):
             setPause(pause)
         case .follow(let next, let previous):
-            metrics.redirectCount = machine.redirectCount
-            chooseBody(for: next, previous: previous)
+            counters.metrics.redirectCount = machine.redirectCount
+            body.choose(for: next, previous: previous)
             engine.attach(self)
         case .cancel(let cause):
             engine.detach(self)
@@ -164,7 +147,7 @@ final class Transfer: @unchecked Sendable {
             }
         case .fail(let failure):
             engine.detach(self)
-            finish(error: error(for: failure))
+            finish(error: errorMapping.error(for: failure))
         case .switchSink(let disposition):
             if let error = switchSink(for: disposition) {
                 perform(machine.fail(error))
@@ -210,7 +193,7 @@ final class Transfer: @unchecked Sendable {
         engine.detach(self)
         let effect = machine.unpauseFailed(code: Int32(bitPattern: code.rawValue))
         if case .fail(.libcurl) = effect {
-            finish(error: libcurlError(code))
+            finish(error: errorMapping.libcurlError(code))
         } else {
             perform(effect)
         }
@@ -240,13 +223,13 @@ final class Transfer: @unchecked Sendable {
     /// Whether the body could be sent again on another hop: it is not a stream, or the caller
     /// gives a new stream when asked (`taskNeedNewBodyStream`).
     var bodyCanBeSentAgain: Bool {
-        (bodySource?.isRepeatable ?? true) || hooks.taskNeedNewBodyStream != nil
+        (body.source?.isRepeatable ?? true) || hooks.taskNeedNewBodyStream != nil
     }
 
     /// Asks `taskNeedNewBodyStream` for a new stream of the body, for a hop that sends it again.
     func renewBodyStream() throws {
-        guard needsNewBodyStream else { return }
-        needsNewBodyStream = false
+        guard body.needsNewStream else { return }
+        body.needsNewStream = false
         guard let stream = observer.transferNeedsNewBodyStream() else {
             let error = GannetError(
                 .requestRetryFailed,
@@ -255,23 +238,7 @@ final class Transfer: @unchecked Sendable {
             )
             throw TransportError.urlError(gannet: error, url: url)
         }
-        bodySource = .stream(stream)
-    }
-
-    /// The body the next hop, to `next`, sends: none after a change to `GET` or `HEAD`, the
-    /// redirect's own, or the same again (a stream already read must be given anew).
-    private func chooseBody(for next: URLRequest, previous: URLRequest) {
-        let method = (next.httpMethod ?? "GET").uppercased()
-        if method == "GET" || method == "HEAD" {
-            bodySource = nil
-        } else if let data = next.httpBody {
-            bodySource = .data(data)
-        } else if let stream = next.httpBodyStream, previous.httpBodyStream !== stream {
-            bodySource = .stream(stream)
-        } else if let source = bodySource, !source.isRepeatable {
-            // The same stream, already read: the hop asks for a new one when it is configured.
-            needsNewBodyStream = true
-        }
+        body.source = .stream(stream)
     }
 
     /// What follows a hop that libcurl (or the cache) ended with `code`. The engine has
@@ -282,77 +249,17 @@ final class Transfer: @unchecked Sendable {
         return machine.hopEnded(code: Int32(bitPattern: code.rawValue), truncation: truncation)
     }
 
-    /// The error a failure of the state machine stands for.
-    private func error(for failure: TransferStateMachine.Failure) -> any Error {
-        switch failure {
-        case .recorded:
-            return machine.failure
-                ?? TransportError.urlError(gannet: GannetError(.transport, "The transfer failed"), url: url)
-        case .incompleteResponse:
-            let error = GannetError(
-                .protocolViolation,
-                "The server closed the connection without a complete response",
-                failingURL: url
-            )
-            return TransportError.urlError(gannet: error, url: url)
-        case .timedOut:
-            let seconds = Double(idleTimeout) / 1e9
-            let error = GannetError(.timedOut, "The request timed out: no data for \(seconds) s", failingURL: url)
-            return TransportError.urlError(gannet: error, url: url)
-        case .libcurl(let raw):
-            let code = CURLcode(rawValue: UInt32(bitPattern: raw))
-            if code == CURLE_OUT_OF_MEMORY, machine.hasHead, machine.hop.encodedWireSlack != nil {
-                // libcurl refuses to hold more than 64 MiB decoded from one paused 32 KiB read
-                // of a byte stream: over 2,000:1, a bomb by any limit.
-                let error = GannetError(
-                    .decompressionBomb,
-                    "One read of the response body decoded to more than libcurl's 64 MiB pause buffer",
-                    failingURL: url,
-                    transportCode: Int(raw)
-                )
-                return TransportError.urlError(gannet: error, url: url)
-            }
-            if code == CURLE_OUT_OF_MEMORY, !machine.hasHead {
-                // libcurl refuses a header line over 100 KiB with "Out of memory".
-                let error = GannetError(
-                    .headersTooLarge,
-                    "A response header line exceeds libcurl's 100 KiB limit",
-                    failingURL: url,
-                    transportCode: Int(raw)
-                )
-                return TransportError.urlError(gannet: error, url: url)
-            }
-            let detail = String(cString: errorBuffer)
-            if code == CURLE_RECV_ERROR, machine.hasHead, detail == "Out of memory in chunked-encoding" {
-                // libcurl's chunked decoder holds one trailer line in a 4 KiB buffer and names
-                // its overflow so; a real shortage of memory fails elsewhere, as CURLE_OUT_OF_MEMORY.
-                let error = GannetError(
-                    .headersTooLarge,
-                    "A trailer line exceeds libcurl's 4 KiB limit",
-                    failingURL: url,
-                    transportCode: Int(raw)
-                )
-                return TransportError.urlError(gannet: error, url: url)
-            }
-            return libcurlError(code)
-        }
-    }
-
-    /// The error for libcurl's `code`, with its message from the error buffer. libcurl quotes
-    /// a proxy as it was given (the configuration's, or the environment's `*_proxy` variables),
-    /// so those strings are redacted in any form (docs/core.md, "Errors").
-    private func libcurlError(_ code: CURLcode) -> URLError {
-        var quoted = url.map { [$0.absoluteString] } ?? []
-        switch configuration.proxy {
-        case .url(let proxy, _): quoted.append(proxy.absoluteString)
-        case .environment:
-            let environment = ProcessInfo.processInfo.environment
-            for name in ["http_proxy", "https_proxy", "all_proxy", "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY"] {
-                if let value = environment[name] { quoted.append(value) }
-            }
-        case .none: break
-        }
-        return TransportError.urlError(curlCode: code, detail: String(cString: errorBuffer), url: url, quoted: quoted)
+    /// The meaning of a failure, from what the transfer knows now.
+    private var errorMapping: TransferErrorMapping {
+        TransferErrorMapping(
+            url: url,
+            detail: handleMemory.errorDetail,
+            hasHead: machine.hasHead,
+            decodesBody: machine.hop.encodedWireSlack != nil,
+            idleTimeout: counters.idleTimeout,
+            proxy: configuration.proxy,
+            recorded: machine.failure
+        )
     }
 
     // MARK: Finishing
@@ -370,38 +277,39 @@ final class Transfer: @unchecked Sendable {
 
     private func finish(outcome: TransferOutcome) {
         var outcome = outcome
-        metrics.totalDuration = Double(MonotonicClock.nanoseconds() &- startedAt) / 1e9
-        metrics.countOfRequestBodyBytesSent = machine.hop.sentBytes
-        metrics.countOfResponseBodyBytesReceived = receivedBytes
+        counters.metrics.totalDuration = counters.elapsed(now: MonotonicClock.nanoseconds())
+        counters.metrics.countOfRequestBodyBytesSent = machine.hop.sentBytes
+        counters.metrics.countOfResponseBodyBytesReceived = counters.receivedBytes
         reportProgress(final: true)
         machine.hop.reader = nil
-        outcome.metrics = metrics
+        outcome.metrics = counters.metrics
         let observer = self.observer
         sink.finish(outcome) { observer.transferDidEnd($0) }
     }
 
     /// Reports the byte counts; the handlers are called at most every 50 ms (``ProgressThrottle``).
     func reportProgress(final: Bool) {
-        let notifies = progressThrottle.shouldReport(now: MonotonicClock.nanoseconds(), final: final)
+        let notifies = counters.progressThrottle.shouldReport(now: MonotonicClock.nanoseconds(), final: final)
         let sent = machine.hop.sentBytes
-        observer.transferDidProgress(received: receivedBytes, sent: sent, notifiesHandlers: notifies, final: final)
+        let received = counters.receivedBytes
+        observer.transferDidProgress(received: received, sent: sent, notifiesHandlers: notifies, final: final)
     }
 
     func collectMetrics() {
         guard let easy else { return }
         func seconds(_ info: CURLINFO) -> TimeInterval { Double(easy.info(offset: info)) / 1e6 }
-        metrics.nameLookupDuration = seconds(CURLINFO_NAMELOOKUP_TIME_T)
-        metrics.connectDuration = seconds(CURLINFO_CONNECT_TIME_T)
-        metrics.secureConnectionDuration = seconds(CURLINFO_APPCONNECT_TIME_T)
-        metrics.timeToFirstByte = seconds(CURLINFO_STARTTRANSFER_TIME_T)
-        metrics.remoteAddress = easy.info(string: CURLINFO_PRIMARY_IP)
-        metrics.remotePort = easy.info(long: CURLINFO_PRIMARY_PORT)
-        metrics.reusedConnection = easy.info(long: CURLINFO_NUM_CONNECTS) == 0
+        counters.metrics.nameLookupDuration = seconds(CURLINFO_NAMELOOKUP_TIME_T)
+        counters.metrics.connectDuration = seconds(CURLINFO_CONNECT_TIME_T)
+        counters.metrics.secureConnectionDuration = seconds(CURLINFO_APPCONNECT_TIME_T)
+        counters.metrics.timeToFirstByte = seconds(CURLINFO_STARTTRANSFER_TIME_T)
+        counters.metrics.remoteAddress = easy.info(string: CURLINFO_PRIMARY_IP)
+        counters.metrics.remotePort = easy.info(long: CURLINFO_PRIMARY_PORT)
+        counters.metrics.reusedConnection = easy.info(long: CURLINFO_NUM_CONNECTS) == 0
         switch easy.info(long: CURLINFO_HTTP_VERSION) {
-        case Int(CURL_HTTP_VERSION_1_0): metrics.httpVersion = "HTTP/1.0"
-        case Int(CURL_HTTP_VERSION_1_1): metrics.httpVersion = "HTTP/1.1"
-        case Int(CURL_HTTP_VERSION_2_0): metrics.httpVersion = "HTTP/2"
-        case Int(CURL_HTTP_VERSION_3): metrics.httpVersion = "HTTP/3"
+        case Int(CURL_HTTP_VERSION_1_0): counters.metrics.httpVersion = "HTTP/1.0"
+        case Int(CURL_HTTP_VERSION_1_1): counters.metrics.httpVersion = "HTTP/1.1"
+        case Int(CURL_HTTP_VERSION_2_0): counters.metrics.httpVersion = "HTTP/2"
+        case Int(CURL_HTTP_VERSION_3): counters.metrics.httpVersion = "HTTP/3"
         default: break
         }
     }
