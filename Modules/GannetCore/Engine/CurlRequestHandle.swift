@@ -1,10 +1,21 @@
 internal import CCurl
 
-/// The memory an easy handle points into for one hop: the error buffer
-/// (`CURLOPT_ERRORBUFFER`) and the header lists (`CURLOPT_HTTPHEADER`, `CURLOPT_PROXYHEADER`).
-/// libcurl reads them until the hop ends, so they live as long as the transfer holds the
-/// handle; the buffer is the transfer's for its whole life (``deallocate()`` in its deinit).
-struct EasyHandleMemory {
+/// The easy handle a transfer's hop runs on, and what belongs to it: the memory it points into
+/// (the error buffer, `CURLOPT_ERRORBUFFER`, and the header lists, `CURLOPT_HTTPHEADER` and
+/// `CURLOPT_PROXYHEADER`), the TLS session cache it shares, and whether libcurl has yet taken
+/// a pause. libcurl reads the lists until the hop ends, so they live as long as the transfer
+/// holds the handle; the buffer is the transfer's for its whole life (``deallocate()`` in its
+/// deinit).
+struct CurlRequestHandle {
+    /// The engine's pooled handle while a hop runs; `nil` between hops and for a hop the
+    /// cache answers.
+    var easy: EasyHandle?
+    /// The TLS session cache this hop uses: `nil` when libcurl verifies, else the trust
+    /// generation whose evaluation the cached sessions passed (TLSVerification.configure).
+    var sessionScope: UInt64?
+    /// A pause was asked for before libcurl had a connection to pause: the callbacks answer
+    /// with libcurl's pause codes until an unpause succeeds (docs/engine.md, "Suspending").
+    var pauseAwaitsConnection = false
     let errorBuffer: UnsafeMutablePointer<CChar>
     /// The hop's request headers, kept alive while libcurl reads them.
     var headers: HeaderList?
@@ -33,10 +44,14 @@ struct EasyHandleMemory {
         errorBuffer[0] = 0
     }
 
-    /// The handle is given back: the lists are freed.
-    mutating func releaseLists() {
-        headers = nil
-        proxyHeaders = nil
+    /// The handle is given back to the engine: the lists are freed.
+    mutating func release() -> EasyHandle? {
+        defer {
+            easy = nil
+            headers = nil
+            proxyHeaders = nil
+        }
+        return easy
     }
 
     func deallocate() { errorBuffer.deallocate() }

@@ -3,7 +3,8 @@ internal import CCurl
 /// HTTP authentication challenges (docs/auth-cookies-cache.md, "Authentication"): a `401` or
 /// `407` is offered to the manager's challenge handler (or default handling), and a
 /// credential makes the transfer send the same request again with libcurl computing Basic,
-/// Digest or NTLM. Engine thread.
+/// Digest or NTLM. What is answered and how often is ``AuthenticationRetries``'; this file
+/// asks the task side and sets the hop's credential on the handle. Engine thread.
 extension Transfer {
     /// What a hop sends credentials with: set for the retry a challenge answer asked for, and
     /// for no other hop (a redirect after it sends none).
@@ -29,86 +30,31 @@ extension Transfer {
         var hasIntermediateChallenge: Bool { scheme != .basic }
     }
 
-    enum AuthenticationOutcome {
-        case deliver
-        case retry(HopCredential)
-        case fail(any Error)
-    }
-
-    /// Refusals of one protection space after which the response goes to the caller.
-    static let maximumAuthenticationFailures = 3
-
-    /// Decides about a final `401` or `407` head.
-    func decideAuthentication(_ head: ResponseHead, url: URL) -> AuthenticationOutcome {
-        let proxy = head.statusCode == 407
-        let field = proxy ? "proxy-authenticate" : "www-authenticate"
-        let challenges = AuthenticationChallengeHeader.parse(
-            head.fields.filter { ASCII.equalsIgnoringCase($0.name, field) }.map(\.value)
-        )
-        // The strongest scheme offered, those the caller's credential is for first
-        // (CredentialBinding). Negotiate (SPNEGO) is not among those Gannet computes: libcurl
-        // offers it through GSS-API, but no server here speaks it to prove it.
+    /// Decides about a final `401` or `407` head: the task side answers the challenge
+    /// ``AuthenticationRetries`` finds, and it decides what follows.
+    func decideAuthentication(_ head: ResponseHead, url: URL) -> AuthenticationRetries.Outcome {
         let binding = CredentialBinding(origin: callerURL, schemes: hooks.credentialSchemes)
-        guard let chosen = CredentialBinding.challenge(in: challenges, preferring: binding.schemes) else {
-            return .deliver
-        }
-        let answerable = AuthenticationSchemes(challengeScheme: chosen.scheme)
-        let space = protectionSpace(for: chosen, url: url, proxy: proxy)
-        let failures = authenticationFailures[space, default: 0]
-        let challenge = AuthenticationChallenge(
-            protectionSpace: space,
-            challenges: challenges,
-            previousFailureCount: failures,
-            failureResponse: materializedResponse()
-        )
+        guard
+            let question = authentication.question(
+                for: head,
+                url: url,
+                binding: binding,
+                proxy: configuration.proxy,
+                failureResponse: { materializedResponse() }
+            )
+        else { return .deliver }
         // The handlers and the stored credentials are the task side's (TaskChannel).
         let credential: URLCredential?
         do {
             credential = try observer.transferCredential(
-                for: challenge,
-                unscopedAdmitted: binding.admits(space, at: url),
+                for: question.challenge,
+                unscopedAdmitted: question.unscopedAdmitted,
                 url: url
             )
         } catch {
             return .fail(error)
         }
-        guard let credential, let user = credential.user, let password = credential.password, answerable != nil,
-            failures < Self.maximumAuthenticationFailures
-        else { return .deliver }
-        guard bodyCanBeSentAgain else {
-            let error = GannetError(
-                .requestRetryFailed,
-                "The request's body is a stream, which cannot be sent again with credentials without taskNeedNewBodyStream",
-                failingURL: url
-            )
-            return .fail(TransportError.urlError(gannet: error, url: url))
-        }
-        authenticationFailures[space] = failures + 1
-        let scheme: HopCredential.Scheme
-        switch answerable {
-        case .digest: scheme = .digest
-        case .ntlm: scheme = .ntlm
-        default: scheme = .basic
-        }
-        return .retry(HopCredential(user: user, password: password, scheme: scheme, proxy: proxy))
-    }
-
-    private func protectionSpace(
-        for challenge: AuthenticationChallengeHeader.Challenge,
-        url: URL,
-        proxy: Bool
-    ) -> ProtectionSpace {
-        var target = url
-        if proxy, case .url(let proxyURL, _) = configuration.proxy { target = proxyURL }
-        let scheme = target.scheme?.lowercased() ?? "http"
-        return ProtectionSpace(
-            host: target.host ?? "",
-            port: target.port ?? (scheme == "https" ? 443 : 80),
-            protocol: scheme,
-            realm: challenge.parameters["realm"],
-            authenticationMethod: challenge.scheme,
-            isProxy: proxy
-        )
+        return authentication.answer(question, with: credential, bodyCanBeSentAgain: bodyCanBeSentAgain, url: url)
     }
 
     /// Sets (or clears) this hop's credentials. Digest is answered by libcurl after a probe

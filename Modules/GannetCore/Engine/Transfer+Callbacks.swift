@@ -6,7 +6,7 @@ internal import Synchronization
 extension Transfer {
     func didReceiveHeaderLine(_ line: UnsafeRawBufferPointer) -> Int {
         touch()
-        if pauseAwaitsConnection, machine.pause != .none { return Int(CURL_WRITEFUNC_PAUSE) }
+        if handle.pauseAwaitsConnection, machine.pause != .none { return Int(CURL_WRITEFUNC_PAUSE) }
         do {
             switch machine.headerLine() {
             case .parse:
@@ -153,7 +153,7 @@ extension Transfer {
     /// the hop ends); the next hop opens its own.
     private func closeConnectionIfBodyMayBeUnread() {
         guard body.source != nil, !headIsFromCache else { return }
-        easy?.set(CURLOPT_FORBID_REUSE, true)
+        handle.easy?.set(CURLOPT_FORBID_REUSE, true)
     }
 
     /// A redirect's fate: Gannet's rules and the limit (``HeadPolicy``), then the caller's hook.
@@ -184,7 +184,7 @@ extension Transfer {
     }
 
     func didReceiveBody(_ bytes: UnsafeRawBufferPointer) -> Int {
-        if pauseAwaitsConnection, machine.pause != .none { return Int(CURL_WRITEFUNC_PAUSE) }
+        if handle.pauseAwaitsConnection, machine.pause != .none { return Int(CURL_WRITEFUNC_PAUSE) }
         switch machine.bodyChunk(count: bytes.count) {
         case .deliver:
             break
@@ -208,7 +208,7 @@ extension Transfer {
             return reply(machine.stop(TransportError.urlError(gannet: error, url: url)), lineLength: bytes.count)
         }
         if let slack = machine.hop.encodedWireSlack, let ratio = configuration.limits.maximumDecompressionRatio,
-            decoded > SessionConfiguration.Limits.decompressionRatioGraceBytes, let easy
+            decoded > SessionConfiguration.Limits.decompressionRatioGraceBytes, let easy = handle.easy
         {
             // libcurl counts the encoded bytes it read (CURLINFO_SIZE_DOWNLOAD_T) before it
             // decodes them; Gannet sees only decoded bytes.
@@ -230,7 +230,7 @@ extension Transfer {
             return reply(machine.stop(TransportError.urlError(gannet: gannet, url: url)), lineLength: bytes.count)
         }
         if !machine.isBackpressured, sink.pauseIfFull(), case .setPause(let pause) = machine.consumerFull(),
-            let easy
+            let easy = handle.easy
         {
             // Paused from inside the callback, libcurl stops reading after this read (it would
             // otherwise read on while the socket has data, up to 100 reads per call); what this
@@ -246,7 +246,7 @@ extension Transfer {
 
     func readBody(into buffer: UnsafeMutableRawBufferPointer) -> Int {
         guard let reader = machine.hop.reader else { return 0 }
-        if pauseAwaitsConnection, machine.pause == .all { return StreamBodyReader.pause }
+        if handle.pauseAwaitsConnection, machine.pause == .all { return StreamBodyReader.pause }
         do {
             let count = try reader.read(into: buffer)
             // Waiting for a body stream is not activity: its idle timeout keeps running.

@@ -61,7 +61,7 @@ extension Transfer {
             throw TransportError.urlError(gannet: error, url: url)
         }
 
-        self.easy = easy
+        handle.easy = easy
         let me = Unmanaged.passUnretained(self).toOpaque()
         // Handles are reused without curl_easy_reset: the options every transfer of this engine
         // shares were set once (EasyHandle.applyEngineOptions); each option a request may
@@ -75,7 +75,7 @@ extension Transfer {
             url.scheme?.lowercased() == "https" || configuration.httpVersion == .http2PriorKnowledge
         )
         easy.set(CURLOPT_PRIVATE, pointer: me)
-        handleMemory.attachErrorBuffer(to: easy)
+        handle.attachErrorBuffer(to: easy)
         easy.set(CURLOPT_HEADERDATA, pointer: me)
         easy.set(CURLOPT_WRITEDATA, pointer: me)
         easy.set(CURLOPT_READDATA, pointer: me)
@@ -116,7 +116,7 @@ extension Transfer {
         var lines = fields.map { name, value in value.isEmpty ? "\(name);" : "\(name): \(value)" }
         lines += removed.map { "\($0):" }
         let proxyList = proxyFields.isEmpty ? nil : HeaderList(proxyFields.map { "\($0.0): \($0.1)" })
-        handleMemory.attach(to: easy, headers: HeaderList(lines), proxyHeaders: proxyList)
+        handle.attach(to: easy, headers: HeaderList(lines), proxyHeaders: proxyList)
         observer.transferWillSend(request, expectedToSend: expectedToSend)
         touch()
     }

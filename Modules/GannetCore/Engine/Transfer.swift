@@ -34,21 +34,14 @@ final class Transfer: @unchecked Sendable {
     /// The URL the caller asked for: session-wide credentials go to its origin only.
     let callerURL: URL?
     var body: TransferBody
-    var easy: EasyHandle?
-    /// The error buffer and header lists `easy` points into.
-    var handleMemory = EasyHandleMemory()
-    /// The TLS session cache this hop uses: `nil` when libcurl verifies, else the trust
-    /// generation whose evaluation the cached sessions passed (TLSVerification.configure).
-    var sessionScope: UInt64?
-    /// Credentials refused so far, by protection space.
-    var authenticationFailures: [ProtectionSpace: Int] = [:]
+    /// The easy handle of the hop in flight and the memory it points into.
+    var handle = CurlRequestHandle()
+    /// The challenges answered so far, by protection space.
+    var authentication = AuthenticationRetries()
     /// Replaced once at most, by a disposition that continues the body elsewhere.
     var sink: any BodySink
     /// Splits a `multipart/x-mixed-replace` body of a data task into parts (docs/core.md).
     var mixedReplace: MixedReplaceParser?
-    /// A pause was asked for before libcurl had a connection to pause: the callbacks answer
-    /// with libcurl's pause codes until an unpause succeeds (docs/engine.md, "Suspending").
-    var pauseAwaitsConnection = false
     /// The reason `cancel(with:)` gave, for the cancellation error.
     private var cancelReason: GannetError?
     var counters: TransferCounters
@@ -80,7 +73,7 @@ final class Transfer: @unchecked Sendable {
     }
 
     deinit {
-        handleMemory.deallocate()
+        handle.deallocate()
     }
 
     static let defaultRequestTimeout = URLRequest(url: URL(fileURLWithPath: "/")).timeoutInterval
@@ -91,13 +84,7 @@ final class Transfer: @unchecked Sendable {
         machine.countsIdleTime && counters.isIdleExpired(now: now)
     }
 
-    func releaseHandle() -> EasyHandle? {
-        defer {
-            easy = nil
-            handleMemory.releaseLists()
-        }
-        return easy
-    }
+    func releaseHandle() -> EasyHandle? { handle.release() }
 
     // MARK: Commands (engine thread)
 
@@ -121,7 +108,7 @@ final class Transfer: @unchecked Sendable {
         case .fail(let error):
             if let url { perform(machine.fail(TransportError.urlError(gannet: error, url: url))) }
         case .resumeSending:
-            if machine.isLive, easy != nil { touch() }
+            if machine.isLive, handle.easy != nil { touch() }
             perform(machine.bodySourceReady())
         }
     }
@@ -170,7 +157,7 @@ final class Transfer: @unchecked Sendable {
     }
 
     private func setPause(_ pause: TransferStateMachine.Pause) {
-        guard let easy else {
+        guard let easy = handle.easy else {
             // A hop the cache answers has no handle: lifting the pause serves the rest.
             serveCachedHop()
             return
@@ -182,11 +169,11 @@ final class Transfer: @unchecked Sendable {
         if code == CURLE_BAD_FUNCTION_ARGUMENT {
             // libcurl pauses a transfer only once it has a connection (7.88 refuses with
             // this code before); the callbacks then apply the machine's pause themselves,
-            // the first time libcurl calls them (``pauseAwaitsConnection``).
-            pauseAwaitsConnection = pause != .none
+            // the first time libcurl calls them (``CurlRequestHandle/pauseAwaitsConnection``).
+            handle.pauseAwaitsConnection = pause != .none
             return
         }
-        pauseAwaitsConnection = false
+        handle.pauseAwaitsConnection = false
         guard code != CURLE_OK, machine.isLive else { return }
         // libcurl replayed the bytes it held back and a callback refused them; it reports
         // that only to this caller, not to its transfer, so the engine ends it here.
@@ -253,7 +240,7 @@ final class Transfer: @unchecked Sendable {
     private var errorMapping: TransferErrorMapping {
         TransferErrorMapping(
             url: url,
-            detail: handleMemory.errorDetail,
+            detail: handle.errorDetail,
             hasHead: machine.hasHead,
             decodesBody: machine.hop.encodedWireSlack != nil,
             idleTimeout: counters.idleTimeout,
@@ -296,7 +283,7 @@ final class Transfer: @unchecked Sendable {
     }
 
     func collectMetrics() {
-        guard let easy else { return }
+        guard let easy = handle.easy else { return }
         func seconds(_ info: CURLINFO) -> TimeInterval { Double(easy.info(offset: info)) / 1e6 }
         counters.metrics.nameLookupDuration = seconds(CURLINFO_NAMELOOKUP_TIME_T)
         counters.metrics.connectDuration = seconds(CURLINFO_CONNECT_TIME_T)
