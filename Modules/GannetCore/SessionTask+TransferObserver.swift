@@ -1,6 +1,7 @@
-/// How a task takes its transfer's reports: counters, the response, progress handlers, and the
-/// outcome. The transfer never touches the task's storage itself (docs/engine.md).
-extension SessionTask: TransferObserver {
+/// How a task takes its transfer's reports, through its ``TaskChannel``: counters, the response,
+/// progress handlers, and the outcome. The transfer never touches the task's storage itself
+/// (docs/engine.md).
+extension SessionTask {
     func transferWillSend(_ request: URLRequest, expectedToSend: Int64?) {
         storage.withLock { storage in
             storage.currentRequest = request

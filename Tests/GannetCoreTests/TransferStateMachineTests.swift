@@ -3,149 +3,210 @@ import Testing
 
 @testable import GannetCore
 
-/// Every state and transition of the transfer's life, without a socket.
+/// Every state and transition of the transfer's life, without a socket: each event in each
+/// state, with the answer or effect it returns and its payload.
 @Suite struct TransferStateMachineTests {
     typealias Machine = TransferStateMachine
 
     private static let writeError: Int32 = 23  // CURLE_WRITE_ERROR
     private static let recvError: Int32 = 56  // CURLE_RECV_ERROR
+    private static let first = URLRequest(url: URL(string: "http://example.test/first")!)
+    private static let target = URLRequest(url: URL(string: "http://example.test/next")!)
+    private static let ok = ResponseHead(statusCode: 200, httpVersion: "HTTP/1.1", fields: [])
+    private static let moved = ResponseHead(statusCode: 302, httpVersion: "HTTP/1.1", fields: [("Location", "/next")])
+    private static let challenge = ResponseHead(statusCode: 401, httpVersion: "HTTP/1.1", fields: [])
+    private static let credential = Transfer.HopCredential(user: "u", password: "p", scheme: .digest, proxy: false)
+
+    private func fresh() -> Machine {
+        Machine(first: Hop(request: Self.first, limits: SessionConfiguration.Limits()))
+    }
 
     private func receiving() -> Machine {
-        var machine = Machine()
-        _ = machine.headParsed(.deliver)
+        var machine = fresh()
+        #expect(machine.headParsed(Self.ok, .deliver) == .take)
         return machine
     }
 
     private func awaitingDisposition() -> Machine {
-        var machine = Machine()
-        _ = machine.headParsed(.deliverAfterDisposition)
+        var machine = fresh()
+        #expect(machine.headParsed(Self.ok, .deliverAfterDisposition) == .pause)
         return machine
     }
 
     private func discarding() -> Machine {
-        var machine = Machine()
-        _ = machine.headParsed(.followRedirect)
+        var machine = fresh()
+        #expect(machine.headParsed(Self.moved, .follow(.redirect(to: Self.target))) == .take)
+        return machine
+    }
+
+    private func stopping() -> Machine {
+        var machine = receiving()
+        #expect(machine.stop(GannetError(.bodyTooLarge, "limit")) == .refuse)
         return machine
     }
 
     private func finished() -> Machine {
         var machine = receiving()
-        _ = machine.hopEnded(code: 0)
+        #expect(machine.hopEnded(code: 0) == .finish)
         return machine
     }
 
     // MARK: Awaiting the head
 
     @Test func aNewTransferAwaitsItsHeadAndParsesHeaderLines() {
-        var machine = Machine()
-        #expect(machine.state == .awaitingHead)
+        let machine = fresh()
+        #expect(machine.phase == .awaitingHead)
+        #expect(machine.hop.request == Self.first)
         #expect(!machine.hasHead)
         #expect(machine.countsIdleTime)
         #expect(machine.pause == .none)
-        #expect(machine.headerLine() == .parseHeaderLine)
+        #expect(machine.headerLine() == .parse)
     }
 
-    @Test func aFinalHeadStartsReceiving() {
-        var machine = Machine()
-        #expect(machine.headParsed(.deliver) == .proceed)
-        #expect(machine.state == .receiving)
+    @Test func aFinalHeadStartsReceivingAndIsKeptInTheHop() {
+        var machine = fresh()
+        #expect(machine.headParsed(Self.ok, .deliver) == .take)
+        #expect(machine.phase == .receiving)
+        #expect(machine.hop.head == Self.ok)
         #expect(machine.hasHead)
-        #expect(machine.headerLine() == .skipHeaderLine)
-        #expect(machine.bodyChunk(count: 10) == .deliverBody)
+        #expect(machine.headerLine() == .countAsTrailer)
+        #expect(machine.bodyChunk(count: 10) == .deliver)
     }
 
     @Test func aDeferredDispositionPausesReceivingAndStopsTheIdleClock() {
-        var machine = Machine()
-        #expect(machine.headParsed(.deliverAfterDisposition) == .awaitDisposition)
-        #expect(machine.state == .awaitingDisposition)
+        var machine = fresh()
+        #expect(machine.headParsed(Self.ok, .deliverAfterDisposition) == .pause)
+        #expect(machine.phase == .awaitingDisposition)
         #expect(machine.pause == .receiving)
         #expect(!machine.countsIdleTime)
-        #expect(machine.headerLine() == .skipHeaderLine)
+        #expect(machine.headerLine() == .countAsTrailer)
     }
 
     @Test func bodyBytesBeforeTheHeadAreAProtocolViolation() {
-        var machine = Machine()
+        var machine = fresh()
         #expect(machine.bodyChunk(count: 1) == .refuse)
-        #expect(machine.state == .stopping)
+        #expect(machine.phase == .stopping)
         #expect((machine.failure as? GannetError)?.code == .protocolViolation)
     }
 
     @Test func aCleanEndWithoutAHeadIsAnIncompleteResponse() {
-        var machine = Machine()
+        var machine = fresh()
         #expect(machine.hopEnded(code: 0) == .fail(.incompleteResponse))
-        #expect(machine.state == .finished)
+        #expect(machine.phase == .finished)
     }
 
     @Test func aFailedHopWithoutAHeadFailsWithLibcurlsCode() {
-        var machine = Machine()
+        var machine = fresh()
         #expect(machine.hopEnded(code: Self.recvError) == .fail(.libcurl(Self.recvError)))
     }
 
-    // MARK: Redirects
+    @Test func theHopIsMutatedInPlaceInEveryLiveState() {
+        for var machine in [fresh(), receiving(), awaitingDisposition(), discarding(), stopping()] {
+            let phase = machine.phase
+            machine.hop.sentBytes += 5
+            machine.hop.closeNotifyArrived = true
+            #expect(machine.hop.sentBytes == 5)
+            #expect(machine.hop.closeNotifyArrived)
+            #expect(machine.phase == phase)
+        }
+    }
 
-    @Test func aFollowedRedirectDiscardsItsBodyThenStartsTheNextHop() {
+    // MARK: Following: redirects and authentication retries
+
+    @Test func aFollowedRedirectDiscardsItsBodyThenTheNextHopIsANewValue() {
         var machine = discarding()
-        #expect(machine.state == .discardingRedirectBody(bytes: 0, cutShort: false))
-        #expect(machine.headerLine() == .skipHeaderLine)
-        #expect(machine.bodyChunk(count: 100) == .discardBody)
-        #expect(machine.state == .discardingRedirectBody(bytes: 100, cutShort: false))
-        #expect(machine.hopEnded(code: 0) == .followRedirect)
-        #expect(machine.state == .awaitingHead)
+        machine.hop.sentBytes = 7
+        machine.hop.sendAttempts = 1
+        machine.hop.closeNotifyArrived = true
+        #expect(machine.phase == .discarding(bytes: 0, cutShort: false))
+        #expect(machine.isFollowing)
+        #expect(machine.headerLine() == .countAsTrailer)
+        #expect(machine.bodyChunk(count: 100) == .discard)
+        #expect(machine.phase == .discarding(bytes: 100, cutShort: false))
+        #expect(machine.hopEnded(code: 0) == .follow(Self.target, previous: Self.first))
+        #expect(machine.phase == .awaitingHead)
         #expect(machine.redirectCount == 1)
+        // Nothing of the previous hop is carried over.
+        #expect(machine.hop.request == Self.target)
+        #expect(machine.hop.head == nil)
+        #expect(machine.hop.credential == nil)
+        #expect(machine.hop.sentBytes == 0)
+        #expect(machine.hop.sendAttempts == 0)
+        #expect(!machine.hop.closeNotifyArrived)
         #expect(!machine.hasHead)
-        #expect(machine.headerLine() == .parseHeaderLine)
+        #expect(machine.headerLine() == .parse)
     }
 
     /// A `401` answered with a credential: its body is discarded like a redirect's and the same
-    /// request goes again, but it is not a redirect.
-    @Test func anAuthenticationRetryDiscardsItsBodyWithoutCountingARedirect() {
-        var machine = TransferStateMachine()
-        #expect(machine.headerLine() == .parseHeaderLine)
-        #expect(machine.headParsed(.retryAuthenticated) == .proceed)
-        #expect(machine.bodyChunk(count: 10) == .discardBody)
-        #expect(machine.hopEnded(code: 0) == .followRedirect)
+    /// request goes again with the credential, but it is not a redirect.
+    @Test func anAuthenticationRetrySendsTheCredentialOnceWithoutCountingARedirect() {
+        var machine = fresh()
+        #expect(machine.headParsed(Self.challenge, .follow(.retry(Self.first, with: Self.credential))) == .take)
+        #expect(machine.bodyChunk(count: 10) == .discard)
+        #expect(machine.hopEnded(code: 0) == .follow(Self.first, previous: Self.first))
         #expect(machine.redirectCount == 0)
-        #expect(machine.state == .awaitingHead)
-        // A redirect after it counts as one.
-        #expect(machine.headParsed(.followRedirect) == .proceed)
-        #expect(machine.hopEnded(code: 0) == .followRedirect)
+        #expect(machine.hop.credential == Self.credential)
+        // A redirect after it counts as one, and sends no credential.
+        #expect(machine.headParsed(Self.moved, .follow(.redirect(to: Self.target))) == .take)
+        #expect(machine.hopEnded(code: 0) == .follow(Self.target, previous: Self.first))
         #expect(machine.redirectCount == 1)
+        #expect(machine.hop.credential == nil)
     }
 
     @Test func aLargeRedirectBodyCutsTheHopShortAndIsStillFollowed() {
         var machine = discarding()
-        #expect(machine.bodyChunk(count: Machine.redirectBodyLimit) == .discardBody)
+        #expect(machine.bodyChunk(count: Machine.redirectBodyLimit) == .discard)
         #expect(machine.bodyChunk(count: 1) == .refuse)
-        #expect(machine.state == .discardingRedirectBody(bytes: Machine.redirectBodyLimit + 1, cutShort: true))
-        #expect(machine.hopEnded(code: Self.writeError) == .followRedirect)
+        #expect(machine.phase == .discarding(bytes: Machine.redirectBodyLimit + 1, cutShort: true))
+        #expect(machine.hopEnded(code: Self.writeError) == .follow(Self.target, previous: Self.first))
         #expect(machine.redirectCount == 1)
     }
 
     @Test func aRedirectHopThatFailsOnItsOwnFailsTheTransfer() {
         var machine = discarding()
         #expect(machine.hopEnded(code: Self.recvError) == .fail(.libcurl(Self.recvError)))
-        #expect(machine.state == .finished)
+        #expect(machine.phase == .finished)
         #expect(machine.redirectCount == 0)
     }
 
     @Test func redirectsAreCountedAcrossHops() {
-        var machine = Machine()
-        for _ in 0..<3 {
-            _ = machine.headParsed(.followRedirect)
-            _ = machine.hopEnded(code: 0)
+        var machine = fresh()
+        var previous = Self.first
+        for index in 0..<3 {
+            let next = URLRequest(url: URL(string: "http://example.test/\(index)")!)
+            #expect(machine.headParsed(Self.moved, .follow(.redirect(to: next))) == .take)
+            #expect(machine.hopEnded(code: 0) == .follow(next, previous: previous))
+            previous = next
         }
         #expect(machine.redirectCount == 3)
-        #expect(machine.headParsed(.deliver) == .proceed)
+        #expect(machine.headParsed(Self.ok, .deliver) == .take)
         #expect(machine.hopEnded(code: 0) == .finish)
+        #expect(machine.hop.request == previous)
+    }
+
+    @Test func aTruncationIsNotCheckedOnAHopThatIsFollowed() {
+        var machine = discarding()
+        let cut = GannetError(.transport, "cut")
+        #expect(machine.hopEnded(code: 0, truncation: cut) == .follow(Self.target, previous: Self.first))
+        #expect(machine.failure == nil)
     }
 
     // MARK: Receiving
 
-    @Test func aCleanEndAfterTheBodyFinishes() {
+    @Test func aCleanEndAfterTheBodyFinishesAndKeepsTheLastHop() {
         var machine = receiving()
         #expect(machine.hopEnded(code: 0) == .finish)
-        #expect(machine.state == .finished)
+        #expect(machine.phase == .finished)
         #expect(!machine.isLive)
+        #expect(machine.hop.head == Self.ok)
+    }
+
+    @Test func aCleanEndThatThePolicyCallsATruncationFailsWithIt() {
+        var machine = receiving()
+        #expect(machine.hopEnded(code: 0, truncation: GannetError(.transport, "cut")) == .fail(.recorded))
+        #expect((machine.failure as? GannetError)?.message == "cut")
+        var awaiting = awaitingDisposition()
+        #expect(awaiting.hopEnded(code: 0, truncation: GannetError(.transport, "cut")) == .fail(.recorded))
     }
 
     @Test func aFailedEndAfterTheHeadFailsWithLibcurlsCode() {
@@ -154,37 +215,41 @@ import Testing
     }
 
     @Test func aSecondHeadInOneExchangeIsRefused() {
-        var machine = receiving()
-        #expect(machine.headParsed(.deliver) == .refuse)
-        #expect(machine.state == .stopping)
-        #expect((machine.failure as? GannetError)?.code == .protocolViolation)
+        for var machine in [receiving(), awaitingDisposition(), discarding()] {
+            #expect(machine.headParsed(Self.ok, .deliver) == .refuse)
+            #expect(machine.phase == .stopping)
+            #expect((machine.failure as? GannetError)?.code == .protocolViolation)
+        }
     }
 
     // MARK: Stopping
 
     @Test func aStopRefusesEverythingAndFailsWithTheFirstRecordedError() {
-        var machine = receiving()
-        #expect(machine.stop(GannetError(.bodyTooLarge, "first")) == .refuse)
+        var machine = stopping()
         #expect(machine.stop(GannetError(.decompressionBomb, "second")) == .refuse)
-        #expect(machine.state == .stopping)
+        #expect(machine.phase == .stopping)
         #expect(machine.bodyChunk(count: 1) == .refuse)
         #expect(machine.headerLine() == .refuse)
+        #expect(machine.headParsed(Self.ok, .deliver) == .refuse)
+        #expect(machine.dispositionDecided(.allow) == .none)
+        #expect(machine.consumerFull() == .none)
         #expect(machine.hopEnded(code: Self.writeError) == .fail(.recorded))
         #expect((machine.failure as? GannetError)?.code == .bodyTooLarge)
     }
 
     @Test func aStopWinsOverACleanEnd() {
         // libcurl may end a hop cleanly after a callback refused bytes it replayed.
-        var machine = receiving()
-        machine.stop(GannetError(.bodyTooLarge, "limit"))
+        var machine = stopping()
         #expect(machine.hopEnded(code: 0) == .fail(.recorded))
     }
 
-    @Test func aStopBeforeTheHeadFailsWithTheRecordedError() {
-        var machine = Machine()
-        machine.stop(GannetError(.serverTrustRejected, "rejected"))
-        #expect(machine.hopEnded(code: 35) == .fail(.recorded))
-        #expect((machine.failure as? GannetError)?.code == .serverTrustRejected)
+    @Test func aStopInEveryLiveStateRefusesAndRecords() {
+        for var machine in [fresh(), receiving(), awaitingDisposition(), discarding()] {
+            #expect(machine.stop(GannetError(.serverTrustRejected, "rejected")) == .refuse)
+            #expect(machine.phase == .stopping)
+            #expect(machine.hopEnded(code: 35) == .fail(.recorded))
+            #expect((machine.failure as? GannetError)?.code == .serverTrustRejected)
+        }
     }
 
     // MARK: Dispositions
@@ -192,32 +257,34 @@ import Testing
     @Test func allowReceivesTheBody() {
         var machine = awaitingDisposition()
         #expect(machine.dispositionDecided(.allow) == .setPause(.none))
-        #expect(machine.state == .receiving)
+        #expect(machine.phase == .receiving)
         #expect(machine.countsIdleTime)
     }
 
     @Test func cancelCancelsWithTheDispositionAsCause() {
         var machine = awaitingDisposition()
         #expect(machine.dispositionDecided(.cancel) == .cancel(.disposition))
-        #expect(machine.state == .finished)
+        #expect(machine.phase == .finished)
     }
 
     @Test func allowWhileSuspendedWaitsForTheResume() {
         var machine = awaitingDisposition()
         #expect(machine.suspend() == .setPause(.all))
         #expect(machine.dispositionDecided(.allow) == .none)
-        #expect(machine.state == .receiving)
+        #expect(machine.phase == .receiving)
         #expect(machine.resume() == .setPause(.none))
     }
 
     @Test func aLateOrRepeatedDispositionIsIgnored() {
         var machine = awaitingDisposition()
-        _ = machine.dispositionDecided(.allow)
+        #expect(machine.dispositionDecided(.allow) == .setPause(.none))
         #expect(machine.dispositionDecided(.cancel) == .none)
-        #expect(machine.state == .receiving)
-        var fresh = Machine()
-        #expect(fresh.dispositionDecided(.allow) == .none)
-        #expect(fresh.state == .awaitingHead)
+        #expect(machine.phase == .receiving)
+        var early = fresh()
+        #expect(early.dispositionDecided(.allow) == .none)
+        #expect(early.phase == .awaitingHead)
+        var redirect = discarding()
+        #expect(redirect.dispositionDecided(.allow) == .none)
         var done = finished()
         #expect(done.dispositionDecided(.cancel) == .none)
     }
@@ -226,13 +293,13 @@ import Testing
         var machine = awaitingDisposition()
         #expect(machine.dispositionDecided(.becomeDownload) == .switchSink(.becomeDownload))
         // Still paused for receiving until the new sink is in place: no byte reaches the old one.
-        #expect(machine.state == .awaitingDisposition)
+        #expect(machine.phase == .awaitingDisposition)
         #expect(machine.pause == .receiving)
         #expect(machine.bodyChunk(count: 1) == .refuse)
         var switched = awaitingDisposition()
-        _ = switched.dispositionDecided(.becomeDownload)
+        #expect(switched.dispositionDecided(.becomeDownload) == .switchSink(.becomeDownload))
         #expect(switched.sinkSwitched() == .setPause(.none))
-        #expect(switched.state == .receiving)
+        #expect(switched.phase == .receiving)
         #expect(switched.sinkSwitched() == .none)
     }
 
@@ -240,7 +307,7 @@ import Testing
         var machine = awaitingDisposition()
         #expect(machine.dispositionDecided(.becomeStream) == .switchSink(.becomeStream))
         #expect(machine.sinkSwitched() == .setPause(.none))
-        #expect(machine.state == .receiving)
+        #expect(machine.phase == .receiving)
     }
 
     @Test func aSwitchWhileSuspendedWaitsForTheResume() {
@@ -248,30 +315,34 @@ import Testing
         #expect(machine.suspend() == .setPause(.all))
         #expect(machine.dispositionDecided(.becomeDownload) == .switchSink(.becomeDownload))
         #expect(machine.sinkSwitched() == .none)
-        #expect(machine.state == .receiving)
+        #expect(machine.phase == .receiving)
         #expect(machine.resume() == .setPause(.none))
     }
 
     @Test func aFailedSwitchFailsWithTheRecordedError() {
         var machine = awaitingDisposition()
-        _ = machine.dispositionDecided(.becomeDownload)
+        #expect(machine.dispositionDecided(.becomeDownload) == .switchSink(.becomeDownload))
         #expect(machine.fail(GannetError(.bodyStreamFailed, "disk full")) == .fail(.recorded))
-        #expect(machine.state == .finished)
+        #expect(machine.phase == .finished)
         #expect(machine.sinkSwitched() == .none)
     }
 
     @Test func sinkSwitchedOutsideASwitchIsIgnored() {
-        var fresh = Machine()
-        #expect(fresh.sinkSwitched() == .none)
-        #expect(fresh.state == .awaitingHead)
-        var receiving = awaitingDisposition()
-        _ = receiving.dispositionDecided(.allow)
-        #expect(receiving.sinkSwitched() == .none)
+        var early = fresh()
+        #expect(early.sinkSwitched() == .none)
+        #expect(early.phase == .awaitingHead)
+        var machine = receiving()
+        #expect(machine.sinkSwitched() == .none)
+        var redirect = discarding()
+        #expect(redirect.sinkSwitched() == .none)
+        #expect(redirect.phase == .discarding(bytes: 0, cutShort: false))
     }
 
     @Test func aHopEndingWhileAwaitingADispositionEndsTheTransfer() {
         var machine = awaitingDisposition()
         #expect(machine.hopEnded(code: 28) == .fail(.libcurl(28)))
+        var clean = awaitingDisposition()
+        #expect(clean.hopEnded(code: 0) == .finish)
     }
 
     // MARK: Suspend and resume
@@ -290,23 +361,24 @@ import Testing
 
     @Test func resumeKeepsReceivingPausedWhileADispositionIsAwaited() {
         var machine = awaitingDisposition()
-        _ = machine.suspend()
+        #expect(machine.suspend() == .setPause(.all))
         #expect(machine.resume() == .setPause(.receiving))
     }
 
     @Test func resumeKeepsReceivingPausedForASlowConsumer() {
         var machine = receiving()
-        _ = machine.consumerFull()
-        _ = machine.suspend()
+        #expect(machine.consumerFull() == .setPause(.receiving))
+        #expect(machine.suspend() == .setPause(.all))
         #expect(machine.resume() == .setPause(.receiving))
     }
 
-    @Test func aSuspendBeforeTheHeadApplies() {
-        var machine = Machine()
-        #expect(machine.suspend() == .setPause(.all))
-        #expect(machine.bodySourceReady() == .none)
-        #expect(machine.resume() == .setPause(.none))
-        #expect(machine.bodySourceReady() == .setPause(.none))
+    @Test func aSuspendBeforeTheHeadOrDuringARedirectApplies() {
+        for var machine in [fresh(), discarding()] {
+            #expect(machine.suspend() == .setPause(.all))
+            #expect(machine.bodySourceReady() == .none)
+            #expect(machine.resume() == .setPause(.none))
+            #expect(machine.bodySourceReady() == .setPause(.none))
+        }
     }
 
     // MARK: Backpressure
@@ -325,30 +397,26 @@ import Testing
 
     @Test func aConsumerDrainingWhileSuspendedLeavesTheResumeToTheTask() {
         var machine = receiving()
-        _ = machine.consumerFull()
-        _ = machine.suspend()
+        #expect(machine.consumerFull() == .setPause(.receiving))
+        #expect(machine.suspend() == .setPause(.all))
         #expect(machine.consumerDrained() == .none)
         #expect(!machine.isBackpressured)
         #expect(machine.resume() == .setPause(.none))
     }
 
     @Test func backpressureOnlyAppliesWhileReceiving() {
-        var machine = Machine()
-        #expect(machine.consumerFull() == .none)
-        var redirect = discarding()
-        #expect(redirect.consumerFull() == .none)
+        for var machine in [fresh(), awaitingDisposition(), discarding(), stopping()] {
+            #expect(machine.consumerFull() == .none)
+            #expect(!machine.isBackpressured)
+        }
     }
 
     // MARK: Cancel, fail, time out
 
     @Test func cancelEndsAnyLiveStateOnce() {
-        var machines = [Machine(), receiving(), awaitingDisposition(), discarding()]
-        var stopping = receiving()
-        stopping.stop(GannetError(.bodyTooLarge, "limit"))
-        machines.append(stopping)
-        for var machine in machines {
+        for var machine in [fresh(), receiving(), awaitingDisposition(), discarding(), stopping()] {
             #expect(machine.cancel(.command) == .cancel(.command))
-            #expect(machine.state == .finished)
+            #expect(machine.phase == .finished)
             #expect(machine.cancel(.command) == .none)
         }
     }
@@ -359,23 +427,26 @@ import Testing
     }
 
     @Test func aConfigurationFailureFailsWithTheError() {
-        var machine = Machine()
+        var machine = fresh()
         #expect(machine.fail(GannetError(.invalidHeader, "bad")) == .fail(.recorded))
         #expect((machine.failure as? GannetError)?.code == .invalidHeader)
         #expect(machine.fail(GannetError(.invalidRequest, "again")) == .none)
+        #expect((machine.failure as? GannetError)?.code == .invalidHeader)
     }
 
-    @Test func anIdleTransferTimesOut() {
-        var machine = receiving()
-        #expect(machine.idleTimeoutExpired() == .fail(.timedOut))
-        #expect(machine.state == .finished)
+    @Test func anIdleTransferTimesOutInEveryStateThatCountsIdleTime() {
+        for var machine in [fresh(), receiving(), discarding(), stopping()] {
+            #expect(machine.idleTimeoutExpired() == .fail(.timedOut))
+            #expect(machine.phase == .finished)
+        }
+        var awaiting = awaitingDisposition()
+        #expect(awaiting.idleTimeoutExpired() == .none)
     }
 
     @Test func anUnpauseFailureUsesTheRecordedErrorWhenThereIsOne() {
         var clean = receiving()
         #expect(clean.unpauseFailed(code: 27) == .fail(.libcurl(27)))
-        var stopped = receiving()
-        stopped.stop(GannetError(.bodyTooLarge, "limit"))
+        var stopped = stopping()
         #expect(stopped.unpauseFailed(code: 23) == .fail(.recorded))
     }
 
@@ -385,19 +456,21 @@ import Testing
         var machine = finished()
         #expect(machine.headerLine() == .refuse)
         #expect(machine.bodyChunk(count: 1) == .refuse)
-        #expect(machine.headParsed(.deliver) == .none)
-        #expect(machine.stop(GannetError(.transport, "late")) == .none)
+        #expect(machine.headParsed(Self.ok, .deliver) == .refuse)
+        #expect(machine.stop(GannetError(.transport, "late")) == .refuse)
         #expect(machine.failure == nil)
         #expect(machine.hopEnded(code: 0) == .none)
         #expect(machine.cancel(.command) == .none)
+        #expect(machine.fail(GannetError(.transport, "late")) == .none)
         #expect(machine.suspend() == .none)
         #expect(machine.resume() == .none)
         #expect(machine.consumerFull() == .none)
         #expect(machine.consumerDrained() == .none)
         #expect(machine.bodySourceReady() == .none)
+        #expect(machine.sinkSwitched() == .none)
         #expect(machine.unpauseFailed(code: 23) == .none)
         #expect(machine.idleTimeoutExpired() == .none)
         #expect(!machine.countsIdleTime)
-        #expect(machine.state == .finished)
+        #expect(machine.phase == .finished)
     }
 }

@@ -269,10 +269,7 @@ final class CurlEngine: @unchecked Sendable {
     /// answered): the next hop begins, or the transfer finishes.
     func endHop(_ transfer: Transfer, code: CURLcode) {
         detach(transfer)
-        if let next = transfer.hopEnded(code) {
-            transfer.beginHop(next)
-            attach(transfer)
-        }
+        transfer.perform(transfer.hopEnded(code))
     }
 
     /// Fails transfers idle for longer than their timeout. Runs at most every 50 ms.

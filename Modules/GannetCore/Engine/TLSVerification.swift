@@ -34,8 +34,8 @@ enum TLSVerification {
         easy.set(CURLOPT_SSL_VERIFYPEER, !evaluates)
         easy.set(CURLOPT_SSL_VERIFYHOST, evaluates ? 0 : 2)
         easy.set(CURLOPT_SSL_SESSIONID_CACHE, true)
-        transfer.sessionScope = evaluates ? transfer.hooks.trustGeneration : nil
-        easy.set(CURLOPT_SHARE, pointer: transfer.engine.sessionShare(for: transfer.sessionScope).raw)
+        transfer.handle.sessionScope = evaluates ? transfer.hooks.trustGeneration : nil
+        easy.set(CURLOPT_SHARE, pointer: transfer.engine.sessionShare(for: transfer.handle.sessionScope).raw)
         easy.set(CURLOPT_PREREQDATA, pointer: Unmanaged.passUnretained(transfer).toOpaque())
     }
 
@@ -96,18 +96,18 @@ enum TLSVerification {
             certificateChain: chain,
             stapledOCSPResponse: stapledOCSPResponse
         )
-        transfer.task.monitor?.didReceiveChallenge(transfer.task, trust)
+        // Monitors hear of every challenge; the handler, if any, answers on the task side.
+        let disposition = transfer.observer.transferServerTrustDisposition(trust)
         do {
             guard !chain.isEmpty else {
                 throw GannetError(.serverTrustRejected, "The server presented no certificate")
             }
-            if let handler = transfer.hooks.serverTrustChallenge {
-                switch handler(transfer.task.manager, transfer.task, trust) {
+            if transfer.hooks.serverTrustChallenge != nil {
+                switch disposition {
                 case .useCredential:
                     return true
                 case .cancel:
-                    transfer.recordCancelledHandshake()
-                    return false
+                    return transfer.cancelHandshake()
                 case .reject(let error):
                     throw error
                 case .performDefaultHandling:
@@ -121,8 +121,7 @@ enum TLSVerification {
             }
             return true
         } catch {
-            transfer.recordTrustFailure(error, trust: trust)
-            return false
+            return transfer.rejectTrust(error, trust: trust)
         }
     }
 
@@ -150,7 +149,7 @@ enum TLSVerification {
 
     /// The record of the TLS connection `transfer` is using, if any.
     static func record(of transfer: Transfer) -> ConnectionTrust? {
-        guard let easy = transfer.easy else { return nil }
+        guard let easy = transfer.handle.easy else { return nil }
         var info: UnsafeMutableRawPointer? = nil
         _ = ccurl_easy_getinfo_pointer(easy.raw, CURLINFO_TLS_SSL_PTR, &info)
         guard let sessionInfo = info?.assumingMemoryBound(to: curl_tlssessioninfo.self),
@@ -273,7 +272,7 @@ func tlsPrerequestCallback(
         if https { TLSVerification.record(of: transfer)?.lastTransfer = transfer }
         return Int32(CURL_PREREQFUNC_OK)
     }
-    guard let easy = transfer.easy else { return Int32(CURL_PREREQFUNC_ABORT) }
+    guard let easy = transfer.handle.easy else { return Int32(CURL_PREREQFUNC_ABORT) }
     var info: UnsafeMutableRawPointer? = nil
     _ = ccurl_easy_getinfo_pointer(easy.raw, CURLINFO_TLS_SSL_PTR, &info)
     guard let sessionInfo = info?.assumingMemoryBound(to: curl_tlssessioninfo.self),
@@ -293,7 +292,7 @@ func tlsPrerequestCallback(
     // decision of that generation approved: if that is still the decision in force, so is the
     // approval. Otherwise the chain the session kept is evaluated below (none: refused).
     if SSL_session_reused(sslPointer) == 1, record.approvedGeneration == nil,
-        let scope = transfer.sessionScope, scope == transfer.hooks.trustGeneration
+        let scope = transfer.handle.sessionScope, scope == transfer.hooks.trustGeneration
     {
         record.approvedGeneration = scope
         return Int32(CURL_PREREQFUNC_OK)

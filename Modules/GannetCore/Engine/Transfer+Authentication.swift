@@ -3,11 +3,12 @@ internal import CCurl
 /// HTTP authentication challenges (docs/auth-cookies-cache.md, "Authentication"): a `401` or
 /// `407` is offered to the manager's challenge handler (or default handling), and a
 /// credential makes the transfer send the same request again with libcurl computing Basic,
-/// Digest or NTLM. Engine thread.
+/// Digest or NTLM. What is answered and how often is ``AuthenticationRetries``'; this file
+/// asks the task side and sets the hop's credential on the handle. Engine thread.
 extension Transfer {
     /// What a hop sends credentials with: set for the retry a challenge answer asked for, and
     /// for no other hop (a redirect after it sends none).
-    struct HopCredential {
+    struct HopCredential: Equatable {
         enum Scheme { case basic, digest, ntlm }
         let user: String
         let password: String
@@ -29,110 +30,39 @@ extension Transfer {
         var hasIntermediateChallenge: Bool { scheme != .basic }
     }
 
-    enum AuthenticationOutcome {
-        case deliver
-        case retry(HopCredential)
-        case fail(any Error)
-    }
-
-    /// Refusals of one protection space after which the response goes to the caller.
-    static let maximumAuthenticationFailures = 3
-
-    /// Decides about a final `401` or `407` head.
-    func decideAuthentication(_ head: ResponseHead, url: URL) -> AuthenticationOutcome {
-        let proxy = head.statusCode == 407
-        let field = proxy ? "proxy-authenticate" : "www-authenticate"
-        let challenges = AuthenticationChallengeHeader.parse(
-            head.fields.filter { ASCII.equalsIgnoringCase($0.name, field) }.map(\.value)
-        )
-        // The strongest scheme offered, those the caller's credential is for first
-        // (CredentialBinding). Negotiate (SPNEGO) is not among those Gannet computes: libcurl
-        // offers it through GSS-API, but no server here speaks it to prove it.
+    /// Decides about a final `401` or `407` head: the task side answers the challenge
+    /// ``AuthenticationRetries`` finds, and it decides what follows.
+    func decideAuthentication(_ head: ResponseHead, url: URL) -> AuthenticationRetries.Outcome {
         let binding = CredentialBinding(origin: callerURL, schemes: hooks.credentialSchemes)
-        guard let chosen = CredentialBinding.challenge(in: challenges, preferring: binding.schemes) else {
-            return .deliver
-        }
-        let answerable = AuthenticationSchemes(challengeScheme: chosen.scheme)
-        let space = protectionSpace(for: chosen, url: url, proxy: proxy)
-        let failures = authenticationFailures[space, default: 0]
-        let manager = task.manager
-        let challenge = AuthenticationChallenge(
-            protectionSpace: space,
-            challenges: challenges,
-            previousFailureCount: failures,
-            failureResponse: materializedResponse()
-        )
-        // The task's own handler wins over the manager's, as a task delegate's over a session's.
-        let handler = taskChallengeHandler ?? hooks.authenticationChallenge
-        let disposition = handler?(manager, task, challenge) ?? .performDefaultHandling
-        let credential: URLCredential?
-        switch disposition {
-        case .useCredential(let given):
-            credential = given
-            manager.remember(given, for: space)
-        case .performDefaultHandling:
-            // The task's and the manager's credential name no protection space: only the
-            // caller's origin, in the caller's schemes, gets them (docs/auth-cookies-cache.md,
-            // "Where a credential may go"); stored and remembered ones are keyed by their space.
-            credential = manager.defaultCredential(
-                for: space,
-                failures: failures,
-                taskCredential: taskCredential,
-                unscopedAdmitted: binding.admits(space, at: url)
+        guard
+            let question = authentication.question(
+                for: head,
+                url: url,
+                binding: binding,
+                proxy: configuration.proxy,
+                failureResponse: { materializedResponse() }
             )
-        case .rejectProtectionSpace:
-            return .deliver
-        case .cancelAuthenticationChallenge:
-            let reason = GannetError(.transport, "The authentication challenge was cancelled", failingURL: url)
-            return .fail(TransportError.make(.userCancelledAuthentication, underlying: reason, url: url))
-        case .fail(let error):
+        else { return .deliver }
+        // The handlers and the stored credentials are the task side's (TaskChannel).
+        let credential: URLCredential?
+        do {
+            credential = try observer.transferCredential(
+                for: question.challenge,
+                unscopedAdmitted: question.unscopedAdmitted,
+                url: url
+            )
+        } catch {
             return .fail(error)
         }
-        guard let credential, let user = credential.user, let password = credential.password, answerable != nil,
-            failures < Self.maximumAuthenticationFailures
-        else { return .deliver }
-        guard bodyCanBeSentAgain else {
-            let error = GannetError(
-                .requestRetryFailed,
-                "The request's body is a stream, which cannot be sent again with credentials without taskNeedNewBodyStream",
-                failingURL: url
-            )
-            return .fail(TransportError.urlError(gannet: error, url: url))
-        }
-        authenticationFailures[space] = failures + 1
-        let scheme: HopCredential.Scheme
-        switch answerable {
-        case .digest: scheme = .digest
-        case .ntlm: scheme = .ntlm
-        default: scheme = .basic
-        }
-        return .retry(HopCredential(user: user, password: password, scheme: scheme, proxy: proxy))
-    }
-
-    private func protectionSpace(
-        for challenge: AuthenticationChallengeHeader.Challenge,
-        url: URL,
-        proxy: Bool
-    ) -> ProtectionSpace {
-        var target = url
-        if proxy, case .url(let proxyURL, _) = configuration.proxy { target = proxyURL }
-        let scheme = target.scheme?.lowercased() ?? "http"
-        return ProtectionSpace(
-            host: target.host ?? "",
-            port: target.port ?? (scheme == "https" ? 443 : 80),
-            protocol: scheme,
-            realm: challenge.parameters["realm"],
-            authenticationMethod: challenge.scheme,
-            isProxy: proxy
-        )
+        return authentication.answer(question, with: credential, bodyCanBeSentAgain: bodyCanBeSentAgain, url: url)
     }
 
     /// Sets (or clears) this hop's credentials. Digest is answered by libcurl after a probe
     /// without credentials, NTLM after the server's challenge to libcurl's negotiate message:
-    /// the header callback skips that `401` (``awaitsAuthenticationProbe``). NTLM needs its
+    /// the header callback skips that `401` (``Hop/awaitsAuthenticationProbe``). NTLM needs its
     /// three messages on one connection, which libcurl keeps for the hop.
     func configureAuthentication(_ easy: EasyHandle) {
-        let credential = hopCredential
+        let credential = machine.hop.credential
         let basic = 1 << 0
         easy.set(CURLOPT_HTTPAUTH, credential.map { $0.proxy ? basic : $0.curlMask } ?? basic)
         easy.set(CURLOPT_USERNAME, credential.flatMap { $0.proxy ? nil : $0.user })
@@ -140,6 +70,6 @@ extension Transfer {
         easy.set(CURLOPT_PROXYAUTH, credential.map { $0.proxy ? $0.curlMask : basic } ?? basic)
         easy.set(CURLOPT_PROXYUSERNAME, credential.flatMap { $0.proxy ? $0.user : nil })
         easy.set(CURLOPT_PROXYPASSWORD, credential.flatMap { $0.proxy ? $0.password : nil })
-        awaitsAuthenticationProbe = credential?.hasIntermediateChallenge == true
+        machine.hop.awaitsAuthenticationProbe = credential?.hasIntermediateChallenge == true
     }
 }

@@ -6,7 +6,7 @@ internal import CCurl
 /// (``serveCachedHop()``), so hooks, sinks, dispositions and progress see no difference; a hop
 /// that revalidates sends the entry's validators, and a `304` is replaced by the entry before
 /// anyone sees it. Storing is the task's job, off the engine thread, once the transfer ended
-/// (SessionManager+Cache.swift): the transfer only says what may be stored (``cacheUpdate``).
+/// (docs/auth-cookies-cache.md): the transfer only says what may be stored (``cacheUpdate``).
 extension Transfer {
     /// What the cache does for the current hop.
     enum CacheHop {
@@ -39,7 +39,6 @@ extension Transfer {
     /// `URLError.resourceUnavailable` when the request's policy forbids loading and nothing
     /// usable is stored, as NSURLSession does; nothing is sent then.
     func consultCache() throws -> Bool {
-        cacheHop = nil
         guard let url else { return false }
         let policy = request.cachePolicy
         guard usesCache, let cache = configuration.urlCache else {
@@ -53,11 +52,11 @@ extension Transfer {
         case .network:
             return false
         case .revalidate(let entry, _):
-            cacheHop = .revalidating(entry)
+            machine.hop.cache = .revalidating(entry)
             return false
         case .serve(let entry):
-            cacheHop = .serving(entry, next: .head)
-            metrics.resourceFetchType = .localCache
+            machine.hop.cache = .serving(entry, next: .head)
+            counters.metrics.resourceFetchType = .localCache
             return true
         case .unavailable:
             throw Self.nothingCached(url, configured: true)
@@ -78,28 +77,29 @@ extension Transfer {
 
     /// The validators a revalidating hop sends with its fields.
     var cacheConditions: [HTTPField] {
-        guard case .revalidating(let entry) = cacheHop else { return [] }
+        guard case .revalidating(let entry) = machine.hop.cache else { return [] }
         return CacheRules.conditionalFields(for: entry)
     }
 
     /// Replaces a `304` that answers this hop's validators with the entry it confirmed; any
     /// other head is returned as it is (and ends the revalidation: the server sent a new body).
     func headAfterRevalidation(_ head: ResponseHead) -> ResponseHead {
-        guard case .revalidating(let entry) = cacheHop else { return head }
+        guard case .revalidating(let entry) = machine.hop.cache else { return head }
         guard head.statusCode == 304 else {
-            cacheHop = nil
+            machine.hop.cache = nil
             return head
         }
-        let refreshed = entry.refreshed(by: head, requestTime: hopRequestTime, responseTime: Date())
-        cacheHop = .revalidated(refreshed)
-        metrics.resourceFetchType = .revalidated
+        let refreshed = entry.refreshed(by: head, requestTime: machine.hop.requestTime, responseTime: Date())
+        machine.hop.cache = .revalidated(refreshed)
+        counters.metrics.resourceFetchType = .revalidated
         return refreshed.head
     }
 
     /// Delivers the body of the entry a `304` confirmed, at the end of the hop; returns the code
     /// the hop ends with (a write error when the body was refused).
     func deliverRevalidatedBody(_ code: CURLcode) -> CURLcode {
-        guard code == CURLE_OK, case .revalidated(let entry) = cacheHop, machine.isLive, !entry.data.isEmpty else {
+        guard code == CURLE_OK, case .revalidated(let entry) = machine.hop.cache, machine.isLive, !entry.data.isEmpty
+        else {
             return code
         }
         let taken = entry.data.withUnsafeBytes { didReceiveBody($0) }
@@ -110,16 +110,18 @@ extension Transfer {
     /// state machine lets it: a deferred disposition or a suspension stops it, and
     /// ``Transfer/perform(_:)`` calls it again when the pause is lifted.
     func serveCachedHop() {
-        while case .serving(let entry, let step) = cacheHop, machine.isLive, machine.pause == .none {
+        while case .serving(let entry, let step) = machine.hop.cache, machine.isLive, machine.pause == .none {
             switch step {
             case .head:
-                hopResponseTime = Date()
+                machine.hop.responseTime = Date()
                 observer.transferWillSend(request, expectedToSend: nil)
-                cacheHop = .serving(entry, next: .body)
-                let answer = didReceiveHead(entry.head, lineLength: 1)
-                if answer == 0 { return engine.endHop(self, code: CURLE_WRITE_ERROR) }
+                machine.hop.cache = .serving(entry, next: .body)
+                switch didReceiveHead(entry.head) {
+                case .take, .pause: break
+                case .refuse: return engine.endHop(self, code: CURLE_WRITE_ERROR)
+                }
             case .body:
-                cacheHop = .serving(entry, next: .end)
+                machine.hop.cache = .serving(entry, next: .end)
                 guard !entry.data.isEmpty else { continue }
                 let taken = entry.data.withUnsafeBytes { didReceiveBody($0) }
                 if taken != entry.data.count { return engine.endHop(self, code: CURLE_WRITE_ERROR) }
@@ -132,7 +134,7 @@ extension Transfer {
     /// Whether the head being delivered came from the cache (served or confirmed by a `304`),
     /// whose body is not on this hop's wire.
     var headIsFromCache: Bool {
-        switch cacheHop {
+        switch machine.hop.cache {
         case .revalidated, .serving: return true
         case .revalidating, nil: return false
         }
@@ -149,7 +151,7 @@ extension Transfer {
             return .invalidate
         }
         guard usesCache, let head else { return nil }
-        switch cacheHop {
+        switch machine.hop.cache {
         case .revalidated(let entry):
             return .refresh(entry)
         case .serving:
@@ -166,7 +168,7 @@ extension Transfer {
             requestFields: requestFields,
             statusCode: head.statusCode,
             responseFields: responseFields,
-            bodyBytes: receivedBytes,
+            bodyBytes: counters.receivedBytes,
             capacity: capacity
         ) != nil {
             return nil
@@ -181,15 +183,15 @@ extension Transfer {
                 statusCode: head.statusCode,
                 fields: responseFields.filter { !CacheRules.unstoredFields.contains($0.name.lowercased()) },
                 data: Data(),
-                requestTime: hopRequestTime,
-                responseTime: hopResponseTime,
+                requestTime: machine.hop.requestTime,
+                responseTime: machine.hop.responseTime,
                 varying: varying
             )
         )
     }
 }
 
-/// What a finished transfer leaves for the session's cache (SessionManager+Cache.swift).
+/// What a finished transfer leaves for the session's cache, which the task side stores.
 enum CacheUpdate: Sendable {
     /// A response from the network the rules allow storing; its body is the outcome's data.
     case store(StoredResponse)

@@ -6,127 +6,115 @@ internal import Synchronization
 extension Transfer {
     func didReceiveHeaderLine(_ line: UnsafeRawBufferPointer) -> Int {
         touch()
-        if pauseAwaitsConnection, machine.pause != .none { return Int(CURL_WRITEFUNC_PAUSE) }
+        if handle.pauseAwaitsConnection, machine.pause != .none { return Int(CURL_WRITEFUNC_PAUSE) }
         do {
             switch machine.headerLine() {
-            case .parseHeaderLine:
+            case .parse:
                 break
-            case .skipHeaderLine:
+            case .countAsTrailer:
                 // After the head: trailers, counted against the head's limits (libcurl keeps
-                // every line it passes on, and counts none of them: SECURITY-CASES 41,
-                // docs/core.md "Limits").
-                try parser.consumeTrailer(line)
+                // every line it passes on, and counts none of them: docs/core.md "Limits").
+                try machine.hop.parser.consumeTrailer(line)
                 return line.count
-            default:
+            case .refuse:
                 return 0
             }
-            switch try parser.consume(line) {
+            switch try machine.hop.parser.consume(line) {
             case .needMore, .informational:
                 return line.count
             case .complete(let head):
-                return didReceiveHead(head, lineLength: line.count)
+                return reply(didReceiveHead(head), lineLength: line.count)
             }
         } catch {
-            return answer(
-                machine.stop(
-                    TransportError.urlError(
-                        gannet: error as? GannetError ?? GannetError(.protocolViolation, "\(error)"),
-                        url: url
-                    )
-                ),
-                lineLength: line.count
-            )
+            let gannet = error as? GannetError ?? GannetError(.protocolViolation, "\(error)")
+            return reply(machine.stop(TransportError.urlError(gannet: gannet, url: url)), lineLength: line.count)
         }
     }
 
-    /// The header callback's return value for an action of the state machine.
-    private func answer(_ action: TransferStateMachine.Action, lineLength: Int) -> Int {
-        switch action {
-        case .proceed, .skipHeaderLine, .parseHeaderLine: return lineLength
-        case .awaitDisposition: return Int(CURL_WRITEFUNC_PAUSE)
-        default: return 0
+    /// A header or write callback's return value for an answer of the state machine:
+    /// `lineLength` (what it was given) to take the bytes.
+    func reply(_ answer: TransferStateMachine.Answer, lineLength: Int) -> Int {
+        switch answer {
+        case .take: return lineLength
+        case .pause: return Int(CURL_WRITEFUNC_PAUSE)
+        case .refuse: return 0
         }
     }
 
     /// The response of this hop as an `HTTPURLResponse`, built on first use.
     func materializedResponse() -> HTTPURLResponse? {
-        if response == nil, let head, let url { response = head.makeResponse(url: url) }
-        return response
+        if machine.hop.response == nil, let head, let url { machine.hop.response = head.makeResponse(url: url) }
+        return machine.hop.response
     }
 
     /// A complete head of this hop: from the parser, or from the session's cache
     /// (Transfer+Cache.swift), which answers with the same path.
-    func didReceiveHead(_ head: ResponseHead, lineLength: Int) -> Int {
+    func didReceiveHead(_ head: ResponseHead) -> TransferStateMachine.Answer {
         guard let url else {
-            self.head = head
-            return answer(machine.stop(GannetError(.invalidRequest, "The request has no URL")), lineLength: lineLength)
+            machine.hop.head = head
+            return machine.stop(GannetError(.invalidRequest, "The request has no URL"))
         }
-        metrics.httpVersion = head.httpVersion
+        counters.metrics.httpVersion = head.httpVersion
         // Every hop's cookies are stored before the next hop is configured, so a redirect
         // carries what its response set. A stored response's were stored when it arrived.
         if let storage = cookieStorage, !headIsFromCache { CookieRules.store(head, from: url, in: storage) }
-        if !headIsFromCache, configuration.urlCache != nil { hopResponseTime = Date() }
+        if !headIsFromCache, configuration.urlCache != nil { machine.hop.responseTime = Date() }
         // A `304` that confirms a stored response is replaced by it.
         let head = headAfterRevalidation(head)
-        self.head = head
+        machine.hop.head = head
 
-        if head.statusCode == 401 || head.statusCode == 407 {
-            if awaitsAuthenticationProbe {
-                // libcurl's own Digest probe: it reads the challenge and sends the request again
-                // with the answer; its body is ignored. The next head is the response.
-                awaitsAuthenticationProbe = false
-                self.head = nil
-                return lineLength
-            }
+        switch HeadPolicy.step(for: head, hop: machine.hop) {
+        case .authenticationProbe:
+            // libcurl reads the challenge and sends the request again with the answer within
+            // the hop; this body is ignored. The next head is the response.
+            machine.hop.awaitsAuthenticationProbe = false
+            machine.hop.head = nil
+            return .take
+        case .challenge:
             switch decideAuthentication(head, url: url) {
             case .deliver:
                 break
             case .fail(let error):
-                return answer(machine.stop(error), lineLength: lineLength)
+                return machine.stop(error)
             case .retry(let credential):
-                pendingCredential = credential
-                redirectTarget = request
                 closeConnectionIfBodyMayBeUnread()
-                return answer(machine.headParsed(.retryAuthenticated), lineLength: lineLength)
+                return machine.headParsed(head, .follow(.retry(request, with: credential)))
             }
-        }
-
-        if Redirection.isRedirect(head.statusCode) {
+        case .redirect:
             switch decideRedirect(head, url: url) {
             case .deliver:
                 break
             case .refuse(let error):
-                return answer(machine.stop(TransportError.urlError(gannet: error, url: url)), lineLength: lineLength)
+                return machine.stop(TransportError.urlError(gannet: error, url: url))
             case .follow(let next):
-                redirectTarget = next
                 closeConnectionIfBodyMayBeUnread()
-                task.monitor?.willRedirect(
-                    task,
+                observer.transferWillRedirect(
                     response.map { LazyResponse(prebuilt: $0, head: head) } ?? LazyResponse(head: head, url: url),
                     to: next
                 )
-                return answer(machine.headParsed(.followRedirect), lineLength: lineLength)
+                return machine.headParsed(head, .follow(.redirect(to: next)))
             }
+        case .deliver:
+            break
         }
 
         let needsResponse = hooks.dataTaskDidReceiveResponse != nil || hooks.dataTaskDidReceiveResponseDeferred != nil
         let response = needsResponse ? materializedResponse() : nil
         observer.transferDidReceiveHead(head, response: response)
-        task.monitor?.didReceiveResponse(
-            task,
+        observer.transferDidReceiveResponse(
             response.map { LazyResponse(prebuilt: $0, head: head) } ?? LazyResponse(head: head, url: url)
         )
         if configuration.decompressesResponses, !headIsFromCache, let coding = head.value("Content-Encoding"),
             !coding.isEmpty, coding.lowercased() != "identity"
         {
             let chunked = head.value("Transfer-Encoding")?.lowercased().contains("chunked") == true
-            encodedWireSlack = chunked ? Int64(sink.readBufferSize) : 0
+            machine.hop.encodedWireSlack = chunked ? Int64(sink.readBufferSize) : 0
         }
         do {
             try sink.open(head: head, url: url, limits: configuration.limits)
         } catch {
             let gannet = error as? GannetError ?? GannetError(.bodyStreamFailed, "\(error)")
-            return answer(machine.stop(TransportError.urlError(gannet: gannet, url: url)), lineLength: lineLength)
+            return machine.stop(TransportError.urlError(gannet: gannet, url: url))
         }
         if sink is MemorySink, hooks.dataTaskDidReceiveResponseDeferred == nil,
             let type = head.value("Content-Type"), let boundary = MixedReplaceParser.boundary(contentType: type)
@@ -136,31 +124,25 @@ extension Transfer {
                 boundary: boundary,
                 maximumPartBytes: configuration.limits.maximumBodyBytes
             )
-            return answer(machine.headParsed(.deliver), lineLength: lineLength)
+            return machine.headParsed(head, .deliver)
         }
-        if let decide = hooks.dataTaskDidReceiveResponse, let response {
-            let disposition = decide(task.manager, task, response)
+        if hooks.dataTaskDidReceiveResponse != nil, let response {
+            let disposition = observer.transferDisposition(for: response)
             if disposition == .cancel {
-                return answer(machine.stop(TransportError.cancelled(.byDisposition, url: url)), lineLength: lineLength)
+                return machine.stop(TransportError.cancelled(.byDisposition, url: url))
             }
             if let error = switchSink(for: disposition) {
-                return answer(machine.stop(error), lineLength: lineLength)
+                return machine.stop(error)
             }
         }
-        if let deferred = hooks.dataTaskDidReceiveResponseDeferred, let response {
-            let action = machine.headParsed(.deliverAfterDisposition)
-            let driver = self
-            let task = self.task
-            DispatchQueue.global().async {
-                let decided = Decided()
-                deferred(task.manager, task, response) { disposition in
-                    guard decided.claim() else { return }
-                    driver.engine.submit(.transfer(driver, .disposition(disposition)))
-                }
+        if hooks.dataTaskDidReceiveResponseDeferred != nil, let response {
+            let answer = machine.headParsed(head, .deliverAfterDisposition)
+            observer.transferAskDisposition(for: response) { [engine] disposition in
+                engine.submit(.transfer(self, .disposition(disposition)))
             }
-            return answer(action, lineLength: lineLength)
+            return answer
         }
-        return answer(machine.headParsed(.deliver), lineLength: lineLength)
+        return machine.headParsed(head, .deliver)
     }
 
     /// A server that answers a redirect or a challenge before reading the request's body may
@@ -170,33 +152,23 @@ extension Transfer {
     /// hop sent a body and is answered this way is not kept (`CURLOPT_FORBID_REUSE`, read when
     /// the hop ends); the next hop opens its own.
     private func closeConnectionIfBodyMayBeUnread() {
-        guard bodySource != nil, !headIsFromCache else { return }
-        easy?.set(CURLOPT_FORBID_REUSE, true)
+        guard body.source != nil, !headIsFromCache else { return }
+        handle.easy?.set(CURLOPT_FORBID_REUSE, true)
     }
 
-    /// A redirect's fate: Gannet's rules (``Redirection``), the limit, then the caller's hook.
+    /// A redirect's fate: Gannet's rules and the limit (``HeadPolicy``), then the caller's hook.
     private func decideRedirect(_ head: ResponseHead, url: URL) -> Redirection.Outcome {
-        let outcome = Redirection.next(
+        let outcome = HeadPolicy.redirect(
             after: request,
-            response: head.statusCode,
-            location: head.value("Location"),
+            head: head,
             policy: configuration.redirects,
-            bodyIsRepeatable: bodyCanBeSentAgain
+            bodyIsRepeatable: bodyCanBeSentAgain,
+            redirectsSoFar: machine.redirectCount
         )
         guard case .follow(let proposed) = outcome else { return outcome }
-        let limit = configuration.redirects.maximumRedirects
-        if machine.redirectCount >= limit {
-            return .refuse(
-                GannetError(
-                    .tooManyRedirects,
-                    "Stopped after \(machine.redirectCount) redirects (the limit is \(limit))",
-                    failingURL: url
-                )
-            )
-        }
         var next: URLRequest? = proposed
-        if let hook = hooks.taskWillPerformHTTPRedirection, let response = materializedResponse() {
-            next = hook(task.manager, task, response, proposed)
+        if hooks.taskWillPerformHTTPRedirection != nil, let response = materializedResponse() {
+            next = observer.transferRedirect(response, proposed: proposed)
         }
         guard let next else { return .deliver }
         if let target = next.url, (try? RequestValidation.validate(url: target)) == nil {
@@ -212,32 +184,31 @@ extension Transfer {
     }
 
     func didReceiveBody(_ bytes: UnsafeRawBufferPointer) -> Int {
-        if pauseAwaitsConnection, machine.pause != .none { return Int(CURL_WRITEFUNC_PAUSE) }
+        if handle.pauseAwaitsConnection, machine.pause != .none { return Int(CURL_WRITEFUNC_PAUSE) }
         switch machine.bodyChunk(count: bytes.count) {
-        case .deliverBody:
+        case .deliver:
             break
-        case .discardBody:
-            // The body of a redirect we follow is discarded; a large one cuts the hop short.
+        case .discard:
+            // The body of a hop that is followed is discarded; a large one cuts the hop short.
             touch()
             return bytes.count
-        default:
+        case .refuse:
             // Refused once, refused for good: libcurl may offer more after a failed replay.
             return 0
         }
         touch()
         if mixedReplace != nil { return didReceiveParts(bytes) }
-        let decoded = receivedBytes + Int64(bytes.count)
+        let decoded = counters.receivedBytes + Int64(bytes.count)
         if let limit = sink.limit(configuration.limits), decoded > limit {
             let error = GannetError(
                 .bodyTooLarge,
                 "The response body exceeds \(limit) bytes after decoding",
                 failingURL: url
             )
-            machine.stop(TransportError.urlError(gannet: error, url: url))
-            return 0
+            return reply(machine.stop(TransportError.urlError(gannet: error, url: url)), lineLength: bytes.count)
         }
-        if let slack = encodedWireSlack, let ratio = configuration.limits.maximumDecompressionRatio,
-            decoded > SessionConfiguration.Limits.decompressionRatioGraceBytes, let easy
+        if let slack = machine.hop.encodedWireSlack, let ratio = configuration.limits.maximumDecompressionRatio,
+            decoded > SessionConfiguration.Limits.decompressionRatioGraceBytes, let easy = handle.easy
         {
             // libcurl counts the encoded bytes it read (CURLINFO_SIZE_DOWNLOAD_T) before it
             // decodes them; Gannet sees only decoded bytes.
@@ -249,19 +220,17 @@ extension Transfer {
                     "The response body decoded to \(decoded) bytes from \(wire) on the wire, over the \(ratio):1 limit",
                     failingURL: url
                 )
-                machine.stop(TransportError.urlError(gannet: error, url: url))
-                return 0
+                return reply(machine.stop(TransportError.urlError(gannet: error, url: url)), lineLength: bytes.count)
             }
         }
         do {
             try sink.write(bytes)
         } catch {
             let gannet = error as? GannetError ?? GannetError(.bodyStreamFailed, "\(error)")
-            machine.stop(TransportError.urlError(gannet: gannet, url: url))
-            return 0
+            return reply(machine.stop(TransportError.urlError(gannet: gannet, url: url)), lineLength: bytes.count)
         }
         if !machine.isBackpressured, sink.pauseIfFull(), case .setPause(let pause) = machine.consumerFull(),
-            let easy
+            let easy = handle.easy
         {
             // Paused from inside the callback, libcurl stops reading after this read (it would
             // otherwise read on while the socket has data, up to 100 reads per call); what this
@@ -269,37 +238,33 @@ extension Transfer {
             // 32 KiB read, times the compression ratio (docs/engine.md, "Backpressure").
             curl_easy_pause(easy.raw, Self.mask(pause))
         }
-        receivedBytes += Int64(bytes.count)
-        if let hook = hooks.dataTaskDidReceiveData {
-            hook(task.manager, task, Data(bytes))
-        }
-        // Optional chaining skips the argument too: the bytes are copied only for monitors.
-        task.monitor?.didReceiveData(task, Data(bytes))
+        counters.receivedBytes += Int64(bytes.count)
+        observer.transferDidReceiveData(bytes)
         reportProgress(final: false)
         return bytes.count
     }
 
     func readBody(into buffer: UnsafeMutableRawBufferPointer) -> Int {
-        guard let reader else { return 0 }
-        if pauseAwaitsConnection, machine.pause == .all { return StreamBodyReader.pause }
+        guard let reader = machine.hop.reader else { return 0 }
+        if handle.pauseAwaitsConnection, machine.pause == .all { return StreamBodyReader.pause }
         do {
             let count = try reader.read(into: buffer)
             // Waiting for a body stream is not activity: its idle timeout keeps running.
             if count == StreamBodyReader.pause { return count }
             touch()
-            sentBytes += Int64(count)
-            if count > 0, let hook = hooks.taskDidSendBodyData {
-                hook(task.manager, task, Int64(count), sentBytes, expectedToSend)
-            }
+            machine.hop.sentBytes += Int64(count)
+            let sent = machine.hop.sentBytes
             if count > 0 {
-                task.monitor?.didSendBodyData(task, Int64(count), total: sentBytes, expected: expectedToSend)
+                observer.transferDidSendBodyData(Int64(count), total: sent, expected: counters.expectedToSend)
             }
             reportProgress(final: false)
             return count
         } catch {
             let gannet = error as? GannetError ?? GannetError(.bodyStreamFailed, "\(error)")
-            machine.stop(TransportError.urlError(gannet: gannet, url: url))
-            return Int(CURL_READFUNC_ABORT)
+            switch machine.stop(TransportError.urlError(gannet: gannet, url: url)) {
+            case .refuse: return Int(CURL_READFUNC_ABORT)
+            case .take, .pause: return StreamBodyReader.pause
+            }
         }
     }
 }

@@ -18,39 +18,33 @@ extension Transfer {
             )
             return TransportError.urlError(gannet: error, url: url)
         }
-        let dataTask = task
-        let manager = dataTask.manager
         if disposition == .becomeStream {
             let state = ByteStreamState()
-            guard let streamTask = manager.makeStreamTask(replacing: dataTask, state: state, driver: self) else {
-                return nil
-            }
+            // The task side makes the stream task and swaps it in; nil when a cancel won the race.
+            guard let next = observer.transferContinueAsStream(state: state, driver: self) else { return nil }
             let streamSink = ByteStreamSink(state: state)
             try? streamSink.open(head: head, url: url, limits: configuration.limits)
-            adopt(streamTask.task, sink: streamSink, head: head)
-            hooks.dataTaskDidBecomeStreamTask?(manager, dataTask, streamTask)
+            adopt(next, sink: streamSink, head: head)
             return nil
         }
-        guard let downloadTask = manager.makeDownloadTask(replacing: dataTask, driver: self) else { return nil }
+        guard let next = observer.transferContinueAsDownload(driver: self) else { return nil }
         let fileSink = FileSink(file: DownloadFile())
         do {
             try fileSink.open(head: head, url: url, limits: configuration.limits)
         } catch {
-            task = downloadTask
-            observer = downloadTask
+            observer = next
             let gannet = error as? GannetError ?? GannetError(.bodyStreamFailed, "\(error)")
             return TransportError.urlError(gannet: gannet, url: url)
         }
-        adopt(downloadTask, sink: fileSink, head: head)
-        hooks.dataTaskDidBecomeDownloadTask?(manager, dataTask, downloadTask)
+        adopt(next, sink: fileSink, head: head)
         return nil
     }
 
-    /// Reports to `newTask` from now on, into `newSink`.
-    private func adopt(_ newTask: SessionTask, sink newSink: any BodySink, head: ResponseHead) {
-        task = newTask
-        observer = newTask
+    /// Reports to the new task's side from now on, into `newSink`.
+    private func adopt(_ next: any TransferObserver, sink newSink: any BodySink, head: ResponseHead) {
+        observer = next
         sink = newSink
-        observer.transferDidReceiveHead(head, response: response)
+        observer.transferDidReceiveHead(head, response: machine.hop.response)
+        observer.transferDidTakeOver()
     }
 }

@@ -49,7 +49,7 @@ extension Transfer {
         // A revalidating hop sends the stored response's validators (Transfer+Cache.swift).
         fields += cacheConditions.map { ($0.name, $0.value) }
         // Only a cache reads the hop's times (a stored response's age).
-        if configuration.urlCache != nil { hopRequestTime = Date() }
+        if configuration.urlCache != nil { machine.hop.requestTime = Date() }
         if serverTrustEvaluator?.requiresSecureTransport == true, url.scheme?.lowercased() != "https" {
             // Enforced here, where the evaluator is used, for every hop: a pinning manager
             // must not send a request (or follow a redirect) in clear (docs/security.md).
@@ -61,7 +61,7 @@ extension Transfer {
             throw TransportError.urlError(gannet: error, url: url)
         }
 
-        self.easy = easy
+        handle.easy = easy
         let me = Unmanaged.passUnretained(self).toOpaque()
         // Handles are reused without curl_easy_reset: the options every transfer of this engine
         // shares were set once (EasyHandle.applyEngineOptions); each option a request may
@@ -75,8 +75,7 @@ extension Transfer {
             url.scheme?.lowercased() == "https" || configuration.httpVersion == .http2PriorKnowledge
         )
         easy.set(CURLOPT_PRIVATE, pointer: me)
-        easy.set(CURLOPT_ERRORBUFFER, pointer: UnsafeMutableRawPointer(errorBuffer))
-        errorBuffer[0] = 0
+        handle.attachErrorBuffer(to: easy)
         easy.set(CURLOPT_HEADERDATA, pointer: me)
         easy.set(CURLOPT_WRITEDATA, pointer: me)
         easy.set(CURLOPT_READDATA, pointer: me)
@@ -90,9 +89,9 @@ extension Transfer {
         TLSVerification.configure(easy, transfer: self, evaluates: evaluatesTrust)
         configureAuthentication(easy)
 
-        let connectMs = Int(min(configuration.connectTimeout, Double(idleTimeout) / 1e9) * 1000)
+        let connectMs = Int(min(configuration.connectTimeout, Double(counters.idleTimeout) / 1e9) * 1000)
         easy.set(CURLOPT_CONNECTTIMEOUT_MS, max(connectMs, 1))
-        let elapsed = Double(MonotonicClock.nanoseconds() &- startedAt) / 1e9
+        let elapsed = counters.elapsed(now: MonotonicClock.nanoseconds())
         let remaining = configuration.timeoutIntervalForResource - elapsed
         if remaining <= 0 {
             throw TransportError.urlError(
@@ -116,12 +115,8 @@ extension Transfer {
         // `Name;` sends an empty value, `Name:` removes a header libcurl would add itself.
         var lines = fields.map { name, value in value.isEmpty ? "\(name);" : "\(name): \(value)" }
         lines += removed.map { "\($0):" }
-        let list = HeaderList(lines)
-        headerList = list
-        easy.set(CURLOPT_HTTPHEADER, pointer: UnsafeMutableRawPointer(list.raw))
         let proxyList = proxyFields.isEmpty ? nil : HeaderList(proxyFields.map { "\($0.0): \($0.1)" })
-        proxyHeaderList = proxyList
-        easy.set(CURLOPT_PROXYHEADER, pointer: proxyList.map { UnsafeMutableRawPointer($0.raw) } ?? nil)
+        handle.attach(to: easy, headers: HeaderList(lines), proxyHeaders: proxyList)
         observer.transferWillSend(request, expectedToSend: expectedToSend)
         touch()
     }
@@ -143,18 +138,18 @@ extension Transfer {
             if method != "HEAD" { easy.set(CURLOPT_CUSTOMREQUEST, method) }
             return nil
         }
-        if bodySource == nil && upper == "POST" { bodySource = .data(Data()) }
-        guard let source = bodySource else {
+        if body.source == nil && upper == "POST" { body.source = .data(Data()) }
+        guard let source = body.source else {
             if method != "GET" { easy.set(CURLOPT_CUSTOMREQUEST, method) }
-            expectedToSend = 0
+            counters.expectedToSend = 0
             return nil
         }
-        reader = try source.makeReader { [weak self, engine] in
+        machine.hop.reader = try source.makeReader { [weak self, engine] in
             // From the body stream's thread: the read callback paused, bytes are ready now.
             if let self { engine.submit(.transfer(self, .resumeSending)) }
         }
         let length = source.knownLength(declared: declaredLength)
-        expectedToSend = length ?? -1
+        counters.expectedToSend = length ?? -1
         easy.set(CURLOPT_POST, true)
         if !fields.contains(where: { ASCII.equalsIgnoringCase($0.0, "Content-Type") }) {
             // libcurl labels every POST body as a form; send no Content-Type the caller did not set.

@@ -6,29 +6,32 @@ extension Transfer {
     func didReceiveParts(_ bytes: UnsafeRawBufferPointer) -> Int {
         do {
             guard let events = try mixedReplace?.consume(bytes) else { return 0 }
-            for event in events where !deliverPart(event) { return 0 }
+            for event in events {
+                let answer = deliverPart(event)
+                if answer != .take { return reply(answer, lineLength: bytes.count) }
+            }
         } catch {
             let gannet = error as? GannetError ?? GannetError(.protocolViolation, "\(error)")
-            machine.stop(TransportError.urlError(gannet: gannet, url: url))
-            return 0
+            return reply(machine.stop(TransportError.urlError(gannet: gannet, url: url)), lineLength: bytes.count)
         }
-        receivedBytes += Int64(bytes.count)
+        counters.receivedBytes += Int64(bytes.count)
         reportProgress(final: false)
         return bytes.count
     }
 
-    /// The body ended: the part in progress ends too, final boundary or not.
+    /// The body ended: the part in progress ends too, final boundary or not. The transfer has
+    /// already ended, so a part refused now (its disposition cancelled) only stops the delivery.
     func finishParts() throws {
         guard let events = try mixedReplace?.finish() else { return }
-        for event in events { _ = deliverPart(event) }
+        for event in events where deliverPart(event) == .refuse { return }
     }
 
-    /// Handles one event of the part parser; `false` when the part's disposition cancelled the
-    /// transfer.
-    private func deliverPart(_ event: MixedReplaceParser.Event) -> Bool {
+    /// Handles one event of the part parser; ``TransferStateMachine/Answer/refuse`` when the
+    /// part's disposition cancelled the transfer.
+    private func deliverPart(_ event: MixedReplaceParser.Event) -> TransferStateMachine.Answer {
         switch event {
         case .partHead(let fields):
-            guard let outer = head, let url else { return false }
+            guard let outer = head, let url else { return .refuse }
             let part = ResponseHead(
                 statusCode: outer.statusCode,
                 httpVersion: outer.httpVersion,
@@ -36,30 +39,27 @@ extension Transfer {
                 reasonPhrase: outer.reasonPhrase
             )
             let response = part.makeResponse(url: url)
-            head = part
-            self.response = response
+            machine.hop.head = part
+            machine.hop.response = response
             sink.replace()
             observer.transferDidReceiveHead(part, response: response)
-            task.monitor?.didReceiveResponse(task, LazyResponse(head: part, url: url))
-            if let decide = hooks.dataTaskDidReceiveResponse, let response {
-                let disposition = decide(task.manager, task, response)
+            observer.transferDidReceiveResponse(LazyResponse(head: part, url: url))
+            if hooks.dataTaskDidReceiveResponse != nil, let response {
+                let disposition = observer.transferDisposition(for: response)
                 if disposition == .cancel {
-                    machine.stop(TransportError.cancelled(.byDisposition, url: url))
-                    return false
+                    return machine.stop(TransportError.cancelled(.byDisposition, url: url))
                 }
                 // A part cannot continue elsewhere: switchSink refuses it while parts are split.
                 if let error = switchSink(for: disposition) {
-                    machine.stop(error)
-                    return false
+                    return machine.stop(error)
                 }
             }
         case .partBody(let bytes):
             bytes.withUnsafeBytes { try? sink.write($0) }
-            if let hook = hooks.dataTaskDidReceiveData { hook(task.manager, task, Data(bytes)) }
-            task.monitor?.didReceiveData(task, Data(bytes))
+            bytes.withUnsafeBytes { observer.transferDidReceiveData($0) }
         case .partEnd:
             break
         }
-        return true
+        return .take
     }
 }

@@ -4,17 +4,16 @@ internal import Synchronization
 /// The engine-side half of one task attempt: the request of the current hop, the easy handle,
 /// the response head, the body sink. Where it is in its life is a ``TransferStateMachine``;
 /// this class feeds it what libcurl reports (Transfer+Callbacks.swift) and what the task asks
-/// (``handle(_:)``), and carries out the actions it returns. It reports to its task only through
-/// ``TransferObserver``; the task drives it only through ``TransferDriver``.
-/// Options are set in Transfer+Options.swift (docs/engine.md, "A transfer's state machine").
+/// (``handle(_:)``), and carries out what it returns. It reaches its task only through
+/// ``TransferObserver`` (hooks, monitors, dispositions and new tasks are the task side's);
+/// the task drives it only through ``TransferDriver``.
+/// Options are set in Transfer+Options.swift (docs/engine.md, "A transfer's shape").
 final class Transfer: @unchecked Sendable {
     // @unchecked: all mutable state is read and written on the engine thread only (engine
     // commands and the libcurl callbacks it drives). Other threads hold a Transfer only as a
     // ``TransferDriver`` (whose methods only queue engine commands) or a token inside a command.
-    /// The task as hooks and event monitors see it; the download task that replaces it after
-    /// `.becomeDownload` (Transfer+Disposition.swift).
-    var task: SessionTask
-    /// Where the transfer reports its progress and outcome; replaced with ``task``.
+    /// The task side: where the transfer reports, and what it asks; replaced by the download or
+    /// stream task's after `.becomeDownload` or `.becomeStream` (Transfer+Disposition.swift).
     var observer: any TransferObserver
     unowned let engine: CurlEngine
     let hooks: SessionHooks
@@ -30,124 +29,62 @@ final class Transfer: @unchecked Sendable {
     }
     private let settings: SharedConfiguration
 
-    var machine = TransferStateMachine()
-    /// The request of the current hop.
-    private(set) var request: URLRequest
+    /// Where the transfer is, and the hop in flight with everything that belongs to it.
+    var machine: TransferStateMachine
     /// The URL the caller asked for: session-wide credentials go to its origin only.
     let callerURL: URL?
-    var bodySource: BodySource?
-    var easy: EasyHandle?
-    var headerList: HeaderList?
-    /// Headers for the proxy only (`CURLOPT_PROXYHEADER`): a caller's `Proxy-Authorization`.
-    var proxyHeaderList: HeaderList?
-    /// The TLS session cache this hop uses: `nil` when libcurl verifies, else the trust
-    /// generation whose evaluation the cached sessions passed (TLSVerification.configure).
-    var sessionScope: UInt64?
-    /// This hop's credentials, for the retry a challenge answer asked for
-    /// (Transfer+Authentication.swift); the next hop's, until it begins.
-    var hopCredential: HopCredential?
-    var pendingCredential: HopCredential?
-    /// libcurl answers Digest itself after a probe without credentials: that probe's `401` is
-    /// not the response.
-    var awaitsAuthenticationProbe = false
-    /// Credentials refused so far, by protection space.
-    var authenticationFailures: [ProtectionSpace: Int] = [:]
-    /// The task's own credential and challenge handler, as they were when the transfer started
-    /// (they are set before `resume()`), so the engine never reads the task's storage.
-    let taskCredential: URLCredential?
-    let taskChallengeHandler: SessionHooks.AuthenticationChallengeHandler?
-    var reader: (any BodyReader)?
-    /// The next hop sends a streamed body that an earlier hop read: `taskNeedNewBodyStream`
-    /// must give it again (``Transfer/renewBodyStream()``).
-    var needsNewBodyStream = false
-    /// What the response cache does for this hop (Transfer+Cache.swift).
-    var cacheHop: CacheHop?
-    /// When this hop's request was sent and its head arrived, by the wall clock: a stored
-    /// response's age is computed from them (RFC 9111 §4.2.3). Kept only with a cache.
-    var hopRequestTime = Date()
-    var hopResponseTime = Date()
-    var parser: ResponseHeadParser
-    /// Where a redirect being followed leads.
-    var redirectTarget: URLRequest?
-    var head: ResponseHead?
-    /// Built from `head` only when a hook needs it during the transfer; otherwise the
-    /// processing queue builds it, off the engine thread.
-    var response: HTTPURLResponse?
+    var body: TransferBody
+    /// The easy handle of the hop in flight and the memory it points into.
+    var handle = CurlRequestHandle()
+    /// The challenges answered so far, by protection space.
+    var authentication = AuthenticationRetries()
     /// Replaced once at most, by a disposition that continues the body elsewhere.
     var sink: any BodySink
     /// Splits a `multipart/x-mixed-replace` body of a data task into parts (docs/core.md).
     var mixedReplace: MixedReplaceParser?
-    var receivedBytes: Int64 = 0
-    var sentBytes: Int64 = 0
-    var expectedToSend: Int64 = -1
-    /// A pause was asked for before libcurl had a connection to pause: the callbacks answer
-    /// with libcurl's pause codes until an unpause succeeds (docs/engine.md, "Suspending").
-    var pauseAwaitsConnection = false
-    /// Times libcurl began sending this hop's request (`CURLOPT_PREREQFUNCTION`).
-    private var sendAttempts = 0
-    /// The server ended this hop's TLS connection with close_notify (`tlsInfoCallback`).
-    private var closeNotifyArrived = false
     /// The reason `cancel(with:)` gave, for the cancellation error.
     private var cancelReason: GannetError?
-    let errorBuffer: UnsafeMutablePointer<CChar>
-    private var progressThrottle = ProgressThrottle()
-    var metrics = TaskMetrics()
-    let startedAt: UInt64
-    /// For a body with a `Content-Encoding` libcurl decodes: what to add to libcurl's count of
-    /// wire bytes for the decompression-ratio check (a chunked body is counted after it is
-    /// decoded, so up to one read behind); `nil` when the body is not decoded.
-    var encodedWireSlack: Int64?
-    private(set) var lastActivity: UInt64
-    /// Idle timeout in nanoseconds: the request's `timeoutInterval`, else the configuration's.
-    let idleTimeout: UInt64
+    var counters: TransferCounters
 
-    /// `request` is the adapted request of this attempt (docs/interceptors.md); `nil` sends the
-    /// task's original request.
-    init(task: SessionTask, engine: CurlEngine, hooks: SessionHooks, request: URLRequest? = nil) {
-        self.task = task
-        observer = task
+    /// A transfer sending `request` (an attempt's, docs/interceptors.md) for the task behind
+    /// `observer`; `callerURL` is the URL the caller asked for.
+    init(
+        observer: any TransferObserver,
+        request: URLRequest,
+        callerURL: URL?,
+        body: BodySource?,
+        sink: BodySinkKind,
+        engine: CurlEngine,
+        hooks: SessionHooks
+    ) {
+        self.observer = observer
         self.engine = engine
         self.hooks = hooks
         settings = engine.sharedConfiguration
-        let request = request ?? task.originalRequest ?? URLRequest(url: URL(string: "about:blank")!)
-        self.request = request
-        callerURL = task.originalRequest?.url
-        bodySource = task.body
-        taskCredential = task.credential
-        taskChallengeHandler = task.authenticationChallengeHandler
-        parser = ResponseHeadParser(limits: settings.value.limits)
-        errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE))
-        errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE))
+        machine = TransferStateMachine(first: Hop(request: request, limits: settings.value.limits))
+        self.callerURL = callerURL
+        self.body = TransferBody(source: body)
         // URLRequest's default is 60 s, so only a different value says the caller chose it;
         // otherwise the session's `timeoutIntervalForRequest` applies.
         let chosen = request.timeoutInterval > 0 && request.timeoutInterval != Self.defaultRequestTimeout
         let seconds = chosen ? request.timeoutInterval : settings.value.timeoutIntervalForRequest
-        idleTimeout = UInt64(max(seconds, 0.001) * 1e9)
-        sink = task.sink.makeSink(idleTimeout: max(seconds, 0.001))
-        startedAt = MonotonicClock.nanoseconds()
-        lastActivity = startedAt
+        counters = TransferCounters(idleTimeout: UInt64(max(seconds, 0.001) * 1e9), now: MonotonicClock.nanoseconds())
+        self.sink = sink.makeSink(idleTimeout: max(seconds, 0.001))
     }
 
     deinit {
-        errorBuffer.deallocate()
+        handle.deallocate()
     }
 
     static let defaultRequestTimeout = URLRequest(url: URL(fileURLWithPath: "/")).timeoutInterval
 
-    func touch() { lastActivity = MonotonicClock.nanoseconds() }
+    func touch() { counters.touch(now: MonotonicClock.nanoseconds()) }
 
     func isIdleExpired(now: UInt64) -> Bool {
-        machine.countsIdleTime && now &- lastActivity > idleTimeout
+        machine.countsIdleTime && counters.isIdleExpired(now: now)
     }
 
-    func releaseHandle() -> EasyHandle? {
-        defer {
-            easy = nil
-            headerList = nil
-            proxyHeaderList = nil
-        }
-        return easy
-    }
+    func releaseHandle() -> EasyHandle? { handle.release() }
 
     // MARK: Commands (engine thread)
 
@@ -171,42 +108,23 @@ final class Transfer: @unchecked Sendable {
         case .fail(let error):
             if let url { perform(machine.fail(TransportError.urlError(gannet: error, url: url))) }
         case .resumeSending:
-            if machine.isLive, easy != nil { touch() }
+            if machine.isLive, handle.easy != nil { touch() }
             perform(machine.bodySourceReady())
         }
     }
 
-    /// Carries out an action of the state machine returned outside libcurl's callbacks.
-    func perform(_ action: TransferStateMachine.Action) {
-        switch action {
+    /// Carries out an effect of the state machine. Every case is handled here; the callbacks'
+    /// answers are handled where libcurl asks (Transfer+Callbacks.swift).
+    func perform(_ effect: TransferStateMachine.Effect) {
+        switch effect {
+        case .none:
+            break
         case .setPause(let pause):
-            guard let easy else {
-                // A hop the cache answers has no handle: lifting the pause serves the rest.
-                serveCachedHop()
-                return
-            }
-            if pause != .all { touch() }
-            // May re-enter the header and write callbacks before it returns; they run here, on
-            // the engine thread, as they must.
-            let code = curl_easy_pause(easy.raw, Self.mask(pause))
-            if code == CURLE_BAD_FUNCTION_ARGUMENT {
-                // libcurl pauses a transfer only once it has a connection (7.88 refuses with
-                // this code before); the callbacks then apply the machine's pause themselves,
-                // the first time libcurl calls them (``pauseAwaitsConnection``).
-                pauseAwaitsConnection = pause != .none
-                return
-            }
-            pauseAwaitsConnection = false
-            guard code != CURLE_OK, machine.isLive else { return }
-            // libcurl replayed the bytes it held back and a callback refused them; it reports
-            // that only to this caller, not to its transfer, so the engine ends it here.
-            engine.detach(self)
-            switch machine.unpauseFailed(code: Int32(bitPattern: code.rawValue)) {
-            case .fail(.libcurl):
-                finish(error: libcurlError(code))
-            case let other:
-                perform(other)
-            }
+            setPause(pause)
+        case .follow(let next, let previous):
+            counters.metrics.redirectCount = machine.redirectCount
+            body.choose(for: next, previous: previous)
+            engine.attach(self)
         case .cancel(let cause):
             engine.detach(self)
             switch cause {
@@ -216,7 +134,7 @@ final class Transfer: @unchecked Sendable {
             }
         case .fail(let failure):
             engine.detach(self)
-            finish(error: error(for: failure))
+            finish(error: errorMapping.error(for: failure))
         case .switchSink(let disposition):
             if let error = switchSink(for: disposition) {
                 perform(machine.fail(error))
@@ -235,10 +153,36 @@ final class Transfer: @unchecked Sendable {
                 }
             }
             finishSuccessfully()
-        case .none, .parseHeaderLine, .skipHeaderLine, .proceed, .awaitDisposition, .deliverBody, .discardBody,
-            .refuse, .followRedirect:
-            // Answers to libcurl's callbacks, handled where they are asked.
-            break
+        }
+    }
+
+    private func setPause(_ pause: TransferStateMachine.Pause) {
+        guard let easy = handle.easy else {
+            // A hop the cache answers has no handle: lifting the pause serves the rest.
+            serveCachedHop()
+            return
+        }
+        if pause != .all { touch() }
+        // May re-enter the header and write callbacks before it returns; they run here, on
+        // the engine thread, as they must.
+        let code = curl_easy_pause(easy.raw, Self.mask(pause))
+        if code == CURLE_BAD_FUNCTION_ARGUMENT {
+            // libcurl pauses a transfer only once it has a connection (7.88 refuses with
+            // this code before); the callbacks then apply the machine's pause themselves,
+            // the first time libcurl calls them (``CurlRequestHandle/pauseAwaitsConnection``).
+            handle.pauseAwaitsConnection = pause != .none
+            return
+        }
+        handle.pauseAwaitsConnection = false
+        guard code != CURLE_OK, machine.isLive else { return }
+        // libcurl replayed the bytes it held back and a callback refused them; it reports
+        // that only to this caller, not to its transfer, so the engine ends it here.
+        engine.detach(self)
+        let effect = machine.unpauseFailed(code: Int32(bitPattern: code.rawValue))
+        if case .fail(.libcurl) = effect {
+            finish(error: errorMapping.libcurlError(code))
+        } else {
+            perform(effect)
         }
     }
 
@@ -250,6 +194,10 @@ final class Transfer: @unchecked Sendable {
         }
     }
 
+    /// The request of the hop in flight.
+    var request: URLRequest { machine.hop.request }
+    var head: ResponseHead? { machine.hop.head }
+    var response: HTTPURLResponse? { machine.hop.response }
     var url: URL? { request.url }
 
     /// The session's cookie storage when this hop's request handles cookies.
@@ -262,14 +210,14 @@ final class Transfer: @unchecked Sendable {
     /// Whether the body could be sent again on another hop: it is not a stream, or the caller
     /// gives a new stream when asked (`taskNeedNewBodyStream`).
     var bodyCanBeSentAgain: Bool {
-        (bodySource?.isRepeatable ?? true) || hooks.taskNeedNewBodyStream != nil
+        (body.source?.isRepeatable ?? true) || hooks.taskNeedNewBodyStream != nil
     }
 
     /// Asks `taskNeedNewBodyStream` for a new stream of the body, for a hop that sends it again.
     func renewBodyStream() throws {
-        guard needsNewBodyStream else { return }
-        needsNewBodyStream = false
-        guard let stream = hooks.taskNeedNewBodyStream?(task.manager, task) else {
+        guard body.needsNewStream else { return }
+        body.needsNewStream = false
+        guard let stream = observer.transferNeedsNewBodyStream() else {
             let error = GannetError(
                 .requestRetryFailed,
                 "The request's streamed body must be sent again, and taskNeedNewBodyStream gave no new stream",
@@ -277,124 +225,28 @@ final class Transfer: @unchecked Sendable {
             )
             throw TransportError.urlError(gannet: error, url: url)
         }
-        bodySource = .stream(stream)
+        body.source = .stream(stream)
     }
 
-    /// Resets the per-hop state for the redirect target `next`.
-    func beginHop(_ next: URLRequest) {
-        let method = (next.httpMethod ?? "GET").uppercased()
-        if method == "GET" || method == "HEAD" {
-            bodySource = nil
-        } else if let data = next.httpBody {
-            bodySource = .data(data)
-        } else if let stream = next.httpBodyStream, request.httpBodyStream !== stream {
-            bodySource = .stream(stream)
-        } else if let source = bodySource, !source.isRepeatable {
-            // The same stream, already read: the hop asks for a new one when it is configured.
-            needsNewBodyStream = true
-        }
-        request = next
-        parser = ResponseHeadParser(limits: configuration.limits)
-        redirectTarget = nil
-        hopCredential = pendingCredential
-        pendingCredential = nil
-        response = nil
-        head = nil
-        cacheHop = nil
-        reader = nil
-        encodedWireSlack = nil
-        sentBytes = 0
-        sendAttempts = 0
-        closeNotifyArrived = false
-    }
-
-    /// Decides what follows a hop that libcurl ended with `code`: the next hop's request, or
-    /// `nil` once the task has been finished. The engine has already detached the handle.
-    func hopEnded(_ code: CURLcode) -> URLRequest? {
+    /// What follows a hop that libcurl (or the cache) ended with `code`. The engine has
+    /// already detached the handle.
+    func hopEnded(_ code: CURLcode) -> TransferStateMachine.Effect {
         let code = deliverRevalidatedBody(code)
-        if code == CURLE_OK, redirectTarget == nil, !headIsFromCache, let truncation = truncationWithoutCloseNotify() {
-            _ = machine.stop(truncation)
-        }
-        let action = machine.hopEnded(code: Int32(bitPattern: code.rawValue))
-        if action == .followRedirect, let next = redirectTarget {
-            metrics.redirectCount = machine.redirectCount
-            return next
-        }
-        perform(action)
-        return nil
+        let truncation = code == CURLE_OK && !headIsFromCache ? truncationWithoutCloseNotify() : nil
+        return machine.hopEnded(code: Int32(bitPattern: code.rawValue), truncation: truncation)
     }
 
-    /// The error a failure of the state machine stands for.
-    private func error(for failure: TransferStateMachine.Failure) -> any Error {
-        switch failure {
-        case .recorded:
-            return machine.failure
-                ?? TransportError.urlError(gannet: GannetError(.transport, "The transfer failed"), url: url)
-        case .incompleteResponse:
-            let error = GannetError(
-                .protocolViolation,
-                "The server closed the connection without a complete response",
-                failingURL: url
-            )
-            return TransportError.urlError(gannet: error, url: url)
-        case .timedOut:
-            let seconds = Double(idleTimeout) / 1e9
-            let error = GannetError(.timedOut, "The request timed out: no data for \(seconds) s", failingURL: url)
-            return TransportError.urlError(gannet: error, url: url)
-        case .libcurl(let raw):
-            let code = CURLcode(rawValue: UInt32(bitPattern: raw))
-            if code == CURLE_OUT_OF_MEMORY, machine.hasHead, encodedWireSlack != nil {
-                // libcurl refuses to hold more than 64 MiB decoded from one paused 32 KiB read
-                // of a byte stream: over 2,000:1, a bomb by any limit.
-                let error = GannetError(
-                    .decompressionBomb,
-                    "One read of the response body decoded to more than libcurl's 64 MiB pause buffer",
-                    failingURL: url,
-                    transportCode: Int(raw)
-                )
-                return TransportError.urlError(gannet: error, url: url)
-            }
-            if code == CURLE_OUT_OF_MEMORY, !machine.hasHead {
-                // libcurl refuses a header line over 100 KiB with "Out of memory".
-                let error = GannetError(
-                    .headersTooLarge,
-                    "A response header line exceeds libcurl's 100 KiB limit",
-                    failingURL: url,
-                    transportCode: Int(raw)
-                )
-                return TransportError.urlError(gannet: error, url: url)
-            }
-            let detail = String(cString: errorBuffer)
-            if code == CURLE_RECV_ERROR, machine.hasHead, detail == "Out of memory in chunked-encoding" {
-                // libcurl's chunked decoder holds one trailer line in a 4 KiB buffer and names
-                // its overflow so; a real shortage of memory fails elsewhere, as CURLE_OUT_OF_MEMORY.
-                let error = GannetError(
-                    .headersTooLarge,
-                    "A trailer line exceeds libcurl's 4 KiB limit",
-                    failingURL: url,
-                    transportCode: Int(raw)
-                )
-                return TransportError.urlError(gannet: error, url: url)
-            }
-            return libcurlError(code)
-        }
-    }
-
-    /// The error for libcurl's `code`, with its message from the error buffer. libcurl quotes
-    /// a proxy as it was given (the configuration's, or the environment's `*_proxy` variables),
-    /// so those strings are redacted in any form (docs/core.md, "Errors").
-    private func libcurlError(_ code: CURLcode) -> URLError {
-        var quoted = url.map { [$0.absoluteString] } ?? []
-        switch configuration.proxy {
-        case .url(let proxy, _): quoted.append(proxy.absoluteString)
-        case .environment:
-            let environment = ProcessInfo.processInfo.environment
-            for name in ["http_proxy", "https_proxy", "all_proxy", "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY"] {
-                if let value = environment[name] { quoted.append(value) }
-            }
-        case .none: break
-        }
-        return TransportError.urlError(curlCode: code, detail: String(cString: errorBuffer), url: url, quoted: quoted)
+    /// The meaning of a failure, from what the transfer knows now.
+    private var errorMapping: TransferErrorMapping {
+        TransferErrorMapping(
+            url: url,
+            detail: handle.errorDetail,
+            hasHead: machine.hasHead,
+            decodesBody: machine.hop.encodedWireSlack != nil,
+            idleTimeout: counters.idleTimeout,
+            proxy: configuration.proxy,
+            recorded: machine.failure
+        )
     }
 
     // MARK: Finishing
@@ -412,37 +264,39 @@ final class Transfer: @unchecked Sendable {
 
     private func finish(outcome: TransferOutcome) {
         var outcome = outcome
-        metrics.totalDuration = Double(MonotonicClock.nanoseconds() &- startedAt) / 1e9
-        metrics.countOfRequestBodyBytesSent = sentBytes
-        metrics.countOfResponseBodyBytesReceived = receivedBytes
+        counters.metrics.totalDuration = counters.elapsed(now: MonotonicClock.nanoseconds())
+        counters.metrics.countOfRequestBodyBytesSent = machine.hop.sentBytes
+        counters.metrics.countOfResponseBodyBytesReceived = counters.receivedBytes
         reportProgress(final: true)
-        reader = nil
-        outcome.metrics = metrics
+        machine.hop.reader = nil
+        outcome.metrics = counters.metrics
         let observer = self.observer
         sink.finish(outcome) { observer.transferDidEnd($0) }
     }
 
     /// Reports the byte counts; the handlers are called at most every 50 ms (``ProgressThrottle``).
     func reportProgress(final: Bool) {
-        let notifies = progressThrottle.shouldReport(now: MonotonicClock.nanoseconds(), final: final)
-        observer.transferDidProgress(received: receivedBytes, sent: sentBytes, notifiesHandlers: notifies, final: final)
+        let notifies = counters.progressThrottle.shouldReport(now: MonotonicClock.nanoseconds(), final: final)
+        let sent = machine.hop.sentBytes
+        let received = counters.receivedBytes
+        observer.transferDidProgress(received: received, sent: sent, notifiesHandlers: notifies, final: final)
     }
 
     func collectMetrics() {
-        guard let easy else { return }
+        guard let easy = handle.easy else { return }
         func seconds(_ info: CURLINFO) -> TimeInterval { Double(easy.info(offset: info)) / 1e6 }
-        metrics.nameLookupDuration = seconds(CURLINFO_NAMELOOKUP_TIME_T)
-        metrics.connectDuration = seconds(CURLINFO_CONNECT_TIME_T)
-        metrics.secureConnectionDuration = seconds(CURLINFO_APPCONNECT_TIME_T)
-        metrics.timeToFirstByte = seconds(CURLINFO_STARTTRANSFER_TIME_T)
-        metrics.remoteAddress = easy.info(string: CURLINFO_PRIMARY_IP)
-        metrics.remotePort = easy.info(long: CURLINFO_PRIMARY_PORT)
-        metrics.reusedConnection = easy.info(long: CURLINFO_NUM_CONNECTS) == 0
+        counters.metrics.nameLookupDuration = seconds(CURLINFO_NAMELOOKUP_TIME_T)
+        counters.metrics.connectDuration = seconds(CURLINFO_CONNECT_TIME_T)
+        counters.metrics.secureConnectionDuration = seconds(CURLINFO_APPCONNECT_TIME_T)
+        counters.metrics.timeToFirstByte = seconds(CURLINFO_STARTTRANSFER_TIME_T)
+        counters.metrics.remoteAddress = easy.info(string: CURLINFO_PRIMARY_IP)
+        counters.metrics.remotePort = easy.info(long: CURLINFO_PRIMARY_PORT)
+        counters.metrics.reusedConnection = easy.info(long: CURLINFO_NUM_CONNECTS) == 0
         switch easy.info(long: CURLINFO_HTTP_VERSION) {
-        case Int(CURL_HTTP_VERSION_1_0): metrics.httpVersion = "HTTP/1.0"
-        case Int(CURL_HTTP_VERSION_1_1): metrics.httpVersion = "HTTP/1.1"
-        case Int(CURL_HTTP_VERSION_2_0): metrics.httpVersion = "HTTP/2"
-        case Int(CURL_HTTP_VERSION_3): metrics.httpVersion = "HTTP/3"
+        case Int(CURL_HTTP_VERSION_1_0): counters.metrics.httpVersion = "HTTP/1.0"
+        case Int(CURL_HTTP_VERSION_1_1): counters.metrics.httpVersion = "HTTP/1.1"
+        case Int(CURL_HTTP_VERSION_2_0): counters.metrics.httpVersion = "HTTP/2"
+        case Int(CURL_HTTP_VERSION_3): counters.metrics.httpVersion = "HTTP/3"
         default: break
         }
     }
@@ -460,46 +314,35 @@ final class Transfer: @unchecked Sendable {
     /// acted on the first copy, so a method that is not idempotent (RFC 9110 §9.2.2) fails
     /// with `networkConnectionLost` instead of being replayed (docs/engine.md, "Connection reuse").
     func mayBeSent() -> Bool {
-        sendAttempts += 1
+        machine.hop.sendAttempts += 1
         let method = (request.httpMethod ?? "GET").uppercased()
-        guard sendAttempts > 1, !RetryPolicy.defaultRetryableHTTPMethods.contains(method) else { return true }
+        let attempts = machine.hop.sendAttempts
+        guard attempts > 1, !RetryPolicy.defaultRetryableHTTPMethods.contains(method) else { return true }
         let error = GannetError(
             .transport,
             "The reused connection closed before a response; a \(method) request is not sent again",
             failingURL: url
         )
-        _ = machine.stop(TransportError.make(.networkConnectionLost, underlying: error, url: url))
-        return false
+        return machine.stop(TransportError.make(.networkConnectionLost, underlying: error, url: url)) != .refuse
     }
 
-    func closeNotifyReceived() { closeNotifyArrived = true }
+    func closeNotifyReceived() { machine.hop.closeNotifyArrived = true }
 
-    /// A body that only the end of a TLS connection delimits (HTTP/1.x without
-    /// `Content-Length` or `Transfer-Encoding`) is complete only if the server ended TLS with
-    /// close_notify; a bare TCP close may be an attacker's cut. libcurl 7.88 takes one for a
-    /// clean end (docs/engine.md, "TLS"), so the engine checks.
+    /// The close_notify rule (``HeadPolicy/truncation(of:)``) for a hop that is not followed.
     private func truncationWithoutCloseNotify() -> (any Error)? {
-        guard !closeNotifyArrived, url?.scheme?.lowercased() == "https", let head,
-            head.httpVersion.hasPrefix("HTTP/1"), (request.httpMethod ?? "GET").uppercased() != "HEAD",
-            head.statusCode >= 200, head.statusCode != 204, head.statusCode != 304
-        else { return nil }
-        let framed = head.fields.contains {
-            ["content-length", "transfer-encoding"].contains($0.name.lowercased())
-        }
-        guard !framed else { return nil }
-        let error = GannetError(
-            .transport,
-            "The TLS connection closed without close_notify before the end of a body delimited by the close: it may be truncated",
-            failingURL: url
-        )
+        guard !machine.isFollowing, let error = HeadPolicy.truncation(of: machine.hop) else { return nil }
         return TransportError.make(.networkConnectionLost, underlying: error, url: url)
     }
 
-    func recordCancelledHandshake() {
-        machine.stop(TransportError.cancelled(.byTrustChallenge, url: url))
+    /// The trust challenge handler cancelled the handshake: the transfer stops with that.
+    /// Returns whether the handshake goes on (never).
+    func cancelHandshake() -> Bool {
+        machine.stop(TransportError.cancelled(.byTrustChallenge, url: url)) != .refuse
     }
 
-    func recordTrustFailure(_ error: any Error, trust: ServerTrust? = nil) {
+    /// The server's certificate was rejected: the transfer stops with `error`. Returns whether
+    /// the handshake goes on (never).
+    func rejectTrust(_ error: any Error, trust: ServerTrust? = nil) -> Bool {
         let gannet = GannetError(
             .serverTrustRejected,
             "The server's certificate was rejected: \(error)",
@@ -507,7 +350,7 @@ final class Transfer: @unchecked Sendable {
             underlyingError: error,
             serverTrust: trust
         )
-        machine.stop(TransportError.urlError(gannet: gannet, url: url))
+        return machine.stop(TransportError.urlError(gannet: gannet, url: url)) != .refuse
     }
 }
 

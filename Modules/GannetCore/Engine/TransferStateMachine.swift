@@ -1,44 +1,92 @@
-/// The life of one transfer as a value: where it is (waiting for a head, for a disposition,
-/// receiving, discarding a redirect's body, stopping, finished) and whether it is suspended or
-/// held back by a slow consumer. `Transfer` feeds it what libcurl and the task report and does
-/// what the returned ``Action`` says; the machine itself does no I/O, so every state and
-/// transition is tested without a socket (docs/engine.md, "A transfer's state machine").
+/// The life of one transfer as a value: the hop in flight (``Hop``) and where it is (waiting
+/// for its head, for a disposition, receiving, discarding a body before the next hop, stopping,
+/// finished), and whether the transfer is suspended or held back by a slow consumer. `Transfer`
+/// feeds it what libcurl and the task report and carries out what it returns; the machine does
+/// no I/O, so every state and transition is tested without a socket (docs/engine.md, "A
+/// transfer's shape").
 ///
-/// An event that cannot happen in the current state never traps. Events from libcurl's
-/// callbacks (a header line or body bytes after the transfer finished, a body before its head)
-/// answer ``Action/refuse``, which makes libcurl end the hop; commands from other threads (a
-/// second cancel, a disposition that arrives late or twice, resuming what is not suspended)
-/// answer ``Action/none``, because they race the transfer's end legitimately.
+/// It returns two kinds of output. Inside libcurl's callbacks, an answer
+/// (``HeaderLineAnswer``, ``BodyAnswer``, ``Answer``) says what the callback returns: take the
+/// bytes, pause, or refuse them. Outside them, an ``Effect`` says what the transfer does next,
+/// with what it needs to do it: pause or unpause, follow to the next hop, switch the sink,
+/// finish, fail or cancel.
+///
+/// An event that cannot happen in the current state never traps. A callback's event after the
+/// transfer finished, or a body before its head, is refused, which makes libcurl end the hop;
+/// commands from other threads (a second cancel, a disposition that arrives late or twice,
+/// resuming what is not suspended) answer ``Effect/none``, because they race the transfer's end
+/// legitimately.
 struct TransferStateMachine {
+    /// Where the hop in flight (``TransferStateMachine/hop``) is.
     enum State: Equatable {
-        /// Header lines go to the parser; no response head is complete yet.
+        /// Header lines go to the hop's parser; no response head is complete yet.
         case awaitingHead
         /// The final head arrived and the deferred disposition hook was asked; libcurl is
         /// paused for receiving until the answer.
         case awaitingDisposition
         /// Body bytes go to the sink.
         case receiving
-        /// A redirect will be followed; its body is read and thrown away, up to
-        /// ``TransferStateMachine/redirectBodyLimit`` bytes, after which the hop is cut short.
-        case discardingRedirectBody(bytes: Int, cutShort: Bool)
+        /// The hop will be followed by `next` (a redirect, or an authentication retry); its body
+        /// is read and thrown away, up to ``TransferStateMachine/redirectBodyLimit`` bytes, after
+        /// which the hop is cut short.
+        case discarding(next: Hop.Next)
         /// Gannet refused bytes for a reason of its own (``TransferStateMachine/failure``);
         /// libcurl is ending the hop.
         case stopping
-        /// The task has been given its outcome; nothing changes any more.
+        /// The task has been given its outcome; nothing changes any more. The last hop stays
+        /// readable for the outcome.
         case finished
     }
 
-    /// What the transfer decided about a complete response head.
+    /// Where the transfer is, without the next hop's request: what tests and conditions compare.
+    enum Phase: Equatable {
+        case awaitingHead
+        case awaitingDisposition
+        case receiving
+        case discarding(bytes: Int, cutShort: Bool)
+        case stopping
+        case finished
+    }
+
+    /// What the transfer decided about a complete response head (``HeadPolicy``).
     enum HeadDecision: Equatable {
-        /// A redirect the transfer follows: discard this body, then start the next hop.
-        case followRedirect
+        /// Discard this body, then send `next`: a redirect, or the same request with a credential.
+        case follow(Hop.Next)
         /// The final response: receive its body.
         case deliver
         /// The final response, whose disposition the deferred hook decides later.
         case deliverAfterDisposition
-        /// A `401` or `407` answered with a credential: discard this body, then send the same
-        /// request again with it. Not a redirect: the redirect count stays.
-        case retryAuthenticated
+    }
+
+    /// The header callback's answer to a line.
+    enum HeaderLineAnswer: Equatable {
+        /// Hand the line to the hop's response head parser.
+        case parse
+        /// The line is not part of a head (trailers, or the blank line libcurl delivers again
+        /// after an unpause): only count it against the header limits.
+        case countAsTrailer
+        /// Answer 0: libcurl ends the hop.
+        case refuse
+    }
+
+    /// The write callback's answer to body bytes.
+    enum BodyAnswer: Equatable {
+        /// Hand them to the sink.
+        case deliver
+        /// Take them and drop them (the body of a hop that is followed).
+        case discard
+        /// Answer 0: libcurl ends the hop.
+        case refuse
+    }
+
+    /// A callback's answer once the transfer decided about its bytes.
+    enum Answer: Equatable {
+        /// Take them and go on.
+        case take
+        /// Answer `CURL_WRITEFUNC_PAUSE`: receiving waits for the disposition.
+        case pause
+        /// Answer 0: libcurl ends the hop.
+        case refuse
     }
 
     /// What libcurl should be paused for (`curl_easy_pause`).
@@ -74,129 +122,138 @@ struct TransferStateMachine {
         case timedOut
     }
 
-    /// What the transfer does next. Each event documents the actions it can return.
-    enum Action: Equatable {
+    /// What the transfer does next, outside libcurl's callbacks. Each event documents the
+    /// effects it can return.
+    enum Effect: Equatable {
         /// Nothing.
         case none
-        /// Header callback: hand the line to the response head parser.
-        case parseHeaderLine
-        /// Header callback: the line is not part of a head (after the head: trailers, or the
-        /// blank line libcurl delivers again after an unpause); it is only counted against the
-        /// header limits.
-        case skipHeaderLine
-        /// Take what the callback was given and go on.
-        case proceed
-        /// Header callback: answer `CURL_WRITEFUNC_PAUSE` until the disposition arrives.
-        case awaitDisposition
-        /// Write callback: hand the bytes to the body sink.
-        case deliverBody
-        /// Write callback: take the bytes and drop them (a followed redirect's body).
-        case discardBody
-        /// Callback: refuse the bytes (answer 0), which makes libcurl end the hop.
-        case refuse
         /// Call `curl_easy_pause` with this mask.
         case setPause(Pause)
-        /// The hop ended: start the next one, to the redirect target.
-        case followRedirect
-        /// The hop ended: complete the task successfully.
+        /// The hop ended and the next one, to `request`, is now the machine's hop: configure
+        /// and send it. `previous` is the request of the hop that ended (whose body stream
+        /// the next one may share).
+        case follow(URLRequest, previous: URLRequest)
+        /// A disposition continues the body in another sink (and task): switch, then report
+        /// ``TransferStateMachine/sinkSwitched()``, or ``TransferStateMachine/fail(_:)`` when
+        /// the switch failed.
+        case switchSink(ResponseDisposition)
+        /// Complete the task successfully.
         case finish
         /// Complete the task with this failure (and take its handle out of the multi handle).
         case fail(Failure)
         /// Complete the task cancelled (and take its handle out of the multi handle).
         case cancel(CancellationCause)
-        /// A disposition continues the body in another sink (and task): switch, then report
-        /// ``TransferStateMachine/sinkSwitched()``, or ``TransferStateMachine/fail(_:)`` when
-        /// the switch failed.
-        case switchSink(ResponseDisposition)
     }
 
-    /// The most of a followed redirect's body read before the hop is cut short.
+    /// The most of a followed hop's body read before the hop is cut short.
     static let redirectBodyLimit = 1 << 20
 
     private(set) var state: State = .awaitingHead
+    /// The hop in flight (the last one, once finished), beside its state rather than inside
+    /// each case: read and changed in place on every callback, it is never copied. A new hop
+    /// replaces it whole when one is followed (``hopEnded(code:truncation:)``).
+    var hop: Hop
     /// Suspended by the task: paused both ways, and its idle timeout does not run.
     private(set) var isSuspended = false
     /// Paused for receiving because a byte-stream consumer is behind.
     private(set) var isBackpressured = false
-    /// The body being discarded is an authentication retry's, not a redirect's.
-    private var retryingAuthentication = false
     /// Redirects followed so far.
     private(set) var redirectCount = 0
     /// The error a ``Failure/recorded`` failure means; the first one recorded wins.
     private(set) var failure: (any Error)?
 
+    init(first hop: Hop) {
+        self.hop = hop
+    }
+
+    var phase: Phase {
+        switch state {
+        case .awaitingHead: return .awaitingHead
+        case .awaitingDisposition: return .awaitingDisposition
+        case .receiving: return .receiving
+        case .discarding(let next): return .discarding(bytes: next.discardedBytes, cutShort: next.cutShort)
+        case .stopping: return .stopping
+        case .finished: return .finished
+        }
+    }
+
     /// Whether the transfer has not finished yet.
     var isLive: Bool { state != .finished }
 
     /// Whether a complete head of this hop has arrived (a redirect's or the final one).
-    private(set) var hasHead = false
+    var hasHead: Bool { hop.head != nil }
+
+    /// Whether the hop ends by following to another (its head was a redirect or a challenge
+    /// answered with a credential).
+    var isFollowing: Bool {
+        if case .discarding = state { return true }
+        return false
+    }
+
+    private var isAwaitingDisposition: Bool { state == .awaitingDisposition }
 
     /// Whether the idle timeout runs: not while suspended, awaiting a disposition or held back by
     /// the consumer, which are waits of the caller's making, not the server's.
     var countsIdleTime: Bool {
-        isLive && !isSuspended && !isBackpressured && state != .awaitingDisposition
+        isLive && !isSuspended && !isBackpressured && !isAwaitingDisposition
     }
 
     /// What libcurl should be paused for now.
     var pause: Pause {
         if isSuspended { return .all }
-        if isBackpressured || state == .awaitingDisposition { return .receiving }
+        if isBackpressured || isAwaitingDisposition { return .receiving }
         return .none
     }
 
     // MARK: Events from libcurl's callbacks
 
-    /// A header line arrived. Returns ``Action/parseHeaderLine`` while the head is awaited,
-    /// ``Action/skipHeaderLine`` after it, ``Action/refuse`` once stopping or finished.
-    mutating func headerLine() -> Action {
+    /// A header line arrived: parse it while the head is awaited, count it as a trailer after
+    /// the head, refuse it once stopping or finished.
+    func headerLine() -> HeaderLineAnswer {
         switch state {
-        case .awaitingHead: return .parseHeaderLine
-        case .awaitingDisposition, .receiving, .discardingRedirectBody: return .skipHeaderLine
+        case .awaitingHead: return .parse
+        case .awaitingDisposition, .receiving, .discarding: return .countAsTrailer
         case .stopping, .finished: return .refuse
         }
     }
 
-    /// The parser completed a head and the transfer decided about it. Returns
-    /// ``Action/proceed`` or ``Action/awaitDisposition``; a head outside ``State/awaitingHead``
-    /// is refused with a protocol violation.
-    mutating func headParsed(_ decision: HeadDecision) -> Action {
+    /// The parser completed `head` and the transfer decided about it: ``Answer/take``, or
+    /// ``Answer/pause`` to await a disposition. A head outside ``State/awaitingHead`` is refused
+    /// with a protocol violation.
+    mutating func headParsed(_ head: ResponseHead, _ decision: HeadDecision) -> Answer {
         guard state == .awaitingHead else {
             return stop(GannetError(.protocolViolation, "A second response head arrived in one exchange"))
         }
-        hasHead = true
+        hop.head = head
         switch decision {
-        case .followRedirect, .retryAuthenticated:
-            retryingAuthentication = decision == .retryAuthenticated
-            state = .discardingRedirectBody(bytes: 0, cutShort: false)
-            return .proceed
+        case .follow(let next):
+            state = .discarding(next: next)
+            return .take
         case .deliver:
             state = .receiving
-            return .proceed
+            return .take
         case .deliverAfterDisposition:
             state = .awaitingDisposition
-            return .awaitDisposition
+            return .pause
         }
     }
 
-    /// Body bytes arrived. Returns ``Action/deliverBody`` while receiving,
-    /// ``Action/discardBody`` for a redirect's body (``Action/refuse`` once it passes
-    /// ``redirectBodyLimit``, cutting the hop short), ``Action/refuse`` when stopping or
-    /// finished, and refuses with a protocol violation bytes that come before the head or
+    /// Body bytes arrived: deliver them while receiving, discard a followed hop's body (refused
+    /// once it passes ``redirectBodyLimit``, cutting the hop short), refuse them when stopping
+    /// or finished, and refuse with a protocol violation bytes that come before the head or
     /// while a disposition is awaited.
-    mutating func bodyChunk(count: Int) -> Action {
+    mutating func bodyChunk(count: Int) -> BodyAnswer {
         switch state {
         case .receiving:
-            return .deliverBody
-        case .discardingRedirectBody(let bytes, _):
-            let total = bytes + count
-            if total > Self.redirectBodyLimit {
-                state = .discardingRedirectBody(bytes: total, cutShort: true)
-                return .refuse
-            }
-            state = .discardingRedirectBody(bytes: total, cutShort: false)
-            return .discardBody
+            return .deliver
+        case .discarding(var next):
+            next.discardedBytes += count
+            next.cutShort = next.discardedBytes > Self.redirectBodyLimit
+            state = .discarding(next: next)
+            return next.cutShort ? .refuse : .discard
         case .awaitingHead, .awaitingDisposition:
-            return stop(GannetError(.protocolViolation, "Response body bytes arrived before their head was handled"))
+            _ = stop(GannetError(.protocolViolation, "Response body bytes arrived before their head was handled"))
+            return .refuse
         case .stopping, .finished:
             return .refuse
         }
@@ -204,35 +261,41 @@ struct TransferStateMachine {
 
     /// A callback refuses bytes for Gannet's own reason (a limit, a protocol violation, a
     /// rejected server or redirect, a disposition of `.cancel`): the transfer is stopping and
-    /// fails with `error` (the first recorded wins) when libcurl ends the hop. Returns
-    /// ``Action/refuse``, or ``Action/none`` once finished.
-    @discardableResult
-    mutating func stop(_ error: any Error) -> Action {
-        guard isLive else { return .none }
+    /// fails with `error` (the first recorded wins) when libcurl ends the hop. Always
+    /// ``Answer/refuse``; once finished, nothing is recorded.
+    mutating func stop(_ error: any Error) -> Answer {
+        guard isLive else { return .refuse }
         if failure == nil { failure = error }
         state = .stopping
         return .refuse
     }
 
-    /// libcurl ended the hop, cleanly (`code == 0`) or not. Returns ``Action/followRedirect``
-    /// after a redirect's body (or one cut short), ``Action/finish`` after a body, else
-    /// ``Action/fail(_:)``; ``Action/none`` once finished.
-    mutating func hopEnded(code: Int32) -> Action {
+    /// libcurl ended the hop, cleanly (`code == 0`) or not; `truncation` is the error of a clean
+    /// end that the head policy still calls a cut (``HeadPolicy/truncation(of:)``). After a
+    /// followed hop's body (or one cut short): ``Effect/follow(_:previous:)``, the next hop now
+    /// awaiting its head; after a body: ``Effect/finish``; else ``Effect/fail(_:)``;
+    /// ``Effect/none`` once finished.
+    mutating func hopEnded(code: Int32, truncation: (any Error)? = nil) -> Effect {
         let clean = code == 0
         switch state {
-        case .discardingRedirectBody(_, let cutShort):
-            guard clean || cutShort else { return end(.fail(.libcurl(code))) }
-            if !retryingAuthentication { redirectCount += 1 }
-            retryingAuthentication = false
+        case .discarding(let next):
+            guard clean || next.cutShort else { return end(.fail(.libcurl(code))) }
+            if next.countsAsRedirect { redirectCount += 1 }
+            let previous = hop.request
+            hop = hop.following(next)
             state = .awaitingHead
-            hasHead = false
-            return .followRedirect
+            return .follow(next.request, previous: previous)
         case .stopping:
             // A callback may refuse bytes that libcurl replayed after an unpause without
             // counting it as a failure (docs/engine.md): the recorded error decides either way.
             return end(.fail(.recorded))
         case .receiving, .awaitingDisposition:
-            return end(clean ? .finish : .fail(.libcurl(code)))
+            guard clean else { return end(.fail(.libcurl(code))) }
+            if let truncation {
+                failure = failure ?? truncation
+                return end(.fail(.recorded))
+            }
+            return end(.finish)
         case .awaitingHead:
             return end(.fail(clean ? .incompleteResponse : .libcurl(code)))
         case .finished:
@@ -242,11 +305,11 @@ struct TransferStateMachine {
 
     // MARK: Commands
 
-    /// The deferred disposition hook answered. `.allow` receives the body (``Action/setPause(_:)``
-    /// lifting the receive pause, ``Action/none`` while suspended); `.cancel` cancels;
-    /// `.becomeDownload` answers ``Action/switchSink(_:)`` and keeps awaiting until
-    /// ``sinkSwitched()``. Late or repeated answers return ``Action/none``.
-    mutating func dispositionDecided(_ disposition: ResponseDisposition) -> Action {
+    /// The deferred disposition hook answered. `.allow` receives the body (``Effect/setPause(_:)``
+    /// lifting the receive pause, ``Effect/none`` while suspended); `.cancel` cancels;
+    /// `.becomeDownload` and `.becomeStream` answer ``Effect/switchSink(_:)`` and keep awaiting
+    /// until ``sinkSwitched()``. Late or repeated answers return ``Effect/none``.
+    mutating func dispositionDecided(_ disposition: ResponseDisposition) -> Effect {
         guard state == .awaitingDisposition else { return .none }
         if disposition == .cancel { return end(.cancel(.disposition)) }
         if disposition == .becomeDownload || disposition == .becomeStream { return .switchSink(disposition) }
@@ -255,82 +318,84 @@ struct TransferStateMachine {
     }
 
     /// The sink a disposition asked for is in place: receive into it, as after `.allow`.
-    /// ``Action/none`` unless a switch was awaited.
-    mutating func sinkSwitched() -> Action {
+    /// ``Effect/none`` unless a switch was awaited.
+    mutating func sinkSwitched() -> Effect {
         guard state == .awaitingDisposition else { return .none }
         state = .receiving
         return isSuspended ? .none : .setPause(pause)
     }
 
-    /// Cancels a live transfer: ``Action/cancel(_:)``; ``Action/none`` once finished.
-    mutating func cancel(_ cause: CancellationCause) -> Action {
+    /// Cancels a live transfer: ``Effect/cancel(_:)``; ``Effect/none`` once finished.
+    mutating func cancel(_ cause: CancellationCause) -> Effect {
         guard isLive else { return .none }
         return end(.cancel(cause))
     }
 
-    /// Ends a live transfer at once with `error` (a request that cannot be configured):
-    /// ``Action/fail(_:)`` with ``Failure/recorded``; ``Action/none`` once finished.
-    mutating func fail(_ error: any Error) -> Action {
+    /// Ends a live transfer at once with `error` (a request that cannot be configured, a sink
+    /// that could not be switched): ``Effect/fail(_:)`` with ``Failure/recorded``;
+    /// ``Effect/none`` once finished.
+    mutating func fail(_ error: any Error) -> Effect {
         guard isLive else { return .none }
         failure = error
         return end(.fail(.recorded))
     }
 
-    /// The idle sweep found the transfer idle too long: ``Action/fail(_:)`` with
-    /// ``Failure/timedOut`` if its idle time counts, else ``Action/none``.
-    mutating func idleTimeoutExpired() -> Action {
+    /// The idle sweep found the transfer idle too long: ``Effect/fail(_:)`` with
+    /// ``Failure/timedOut`` if its idle time counts, else ``Effect/none``.
+    mutating func idleTimeoutExpired() -> Effect {
         guard countsIdleTime else { return .none }
         return end(.fail(.timedOut))
     }
 
-    /// The task suspends: ``Action/setPause(_:)`` with ``Pause/all``; ``Action/none`` when
+    /// The task suspends: ``Effect/setPause(_:)`` with ``Pause/all``; ``Effect/none`` when
     /// already suspended or finished.
-    mutating func suspend() -> Action {
+    mutating func suspend() -> Effect {
         guard isLive, !isSuspended else { return .none }
         isSuspended = true
         return .setPause(.all)
     }
 
-    /// The task resumes: ``Action/setPause(_:)`` with whatever still holds receiving back;
-    /// ``Action/none`` when not suspended or finished.
-    mutating func resume() -> Action {
+    /// The task resumes: ``Effect/setPause(_:)`` with whatever still holds receiving back;
+    /// ``Effect/none`` when not suspended or finished.
+    mutating func resume() -> Effect {
         guard isLive, isSuspended else { return .none }
         isSuspended = false
         return .setPause(pause)
     }
 
     /// The sink's consumer is more than its high-water mark behind: pause receiving.
-    /// ``Action/none`` unless receiving and not already held back.
-    mutating func consumerFull() -> Action {
+    /// ``Effect/none`` unless receiving and not already held back.
+    mutating func consumerFull() -> Effect {
         guard state == .receiving, !isBackpressured else { return .none }
         isBackpressured = true
         return .setPause(pause)
     }
 
     /// The consumer drained below its low-water mark: receive again unless something else
-    /// still holds receiving back. ``Action/none`` unless held back by the consumer.
-    mutating func consumerDrained() -> Action {
+    /// still holds receiving back. ``Effect/none`` unless held back by the consumer.
+    mutating func consumerDrained() -> Effect {
         guard isLive, isBackpressured else { return .none }
         isBackpressured = false
-        return isSuspended || state == .awaitingDisposition ? .none : .setPause(pause)
+        return isSuspended || isAwaitingDisposition ? .none : .setPause(pause)
     }
 
     /// The request body stream has bytes (or its end) after the read callback paused sending:
-    /// lift the send pause unless suspended (resuming will). ``Action/none`` once finished.
-    mutating func bodySourceReady() -> Action {
+    /// lift the send pause unless suspended (resuming will). ``Effect/none`` once finished.
+    func bodySourceReady() -> Effect {
         guard isLive, !isSuspended else { return .none }
         return .setPause(pause)
     }
 
     /// Lifting a pause failed with `code` (libcurl replayed held-back bytes and a callback
     /// refused them): fails with the recorded error if one was, else with libcurl's code.
-    mutating func unpauseFailed(code: Int32) -> Action {
+    mutating func unpauseFailed(code: Int32) -> Effect {
         guard isLive else { return .none }
-        return end(.fail(state == .stopping ? .recorded : .libcurl(code)))
+        if state == .stopping { return end(.fail(.recorded)) }
+        return end(.fail(.libcurl(code)))
     }
 
-    private mutating func end(_ action: Action) -> Action {
+    private mutating func end(_ effect: Effect) -> Effect {
         state = .finished
-        return action
+        return effect
     }
 }

@@ -1,0 +1,73 @@
+/// One request and its response within a transfer: the first request, each redirect followed,
+/// each authentication retry. Everything that belongs to one exchange lives here, in the
+/// ``TransferStateMachine`` beside its state, so a new hop is a new value and nothing of the
+/// previous one is carried over by mistake (docs/engine.md, "A transfer's shape"). What spans the
+/// hops (the body source, the sink, byte counts received, metrics) stays in ``Transfer``.
+struct Hop {
+    /// What a hop that ends by following leads to: a redirect's target, or the same request
+    /// again with the credential a challenge asked for.
+    struct Next: Equatable {
+        var request: URLRequest
+        /// Sent with the next hop only (a redirect after it sends none).
+        var credential: Transfer.HopCredential?
+        /// A redirect counts against the limit; an authentication retry does not.
+        var countsAsRedirect: Bool
+        /// Bytes of this hop's body read and thrown away so far.
+        var discardedBytes = 0
+        /// The body passed ``TransferStateMachine/redirectBodyLimit`` and the hop was refused
+        /// the rest: libcurl ends it with an error that is not a failure.
+        var cutShort = false
+
+        static func redirect(to request: URLRequest) -> Next {
+            Next(request: request, credential: nil, countsAsRedirect: true)
+        }
+
+        static func retry(_ request: URLRequest, with credential: Transfer.HopCredential) -> Next {
+            Next(request: request, credential: credential, countsAsRedirect: false)
+        }
+    }
+
+    /// The request this hop sends.
+    let request: URLRequest
+    /// The credential libcurl answers this hop's challenge with (Transfer+Authentication.swift).
+    let credential: Transfer.HopCredential?
+    var parser: ResponseHeadParser
+    /// The response head of this hop, once complete (a `304` already replaced by the entry it
+    /// confirmed, a multipart part's head while parts are split).
+    var head: ResponseHead?
+    /// Built from `head` only when a hook needs it during the transfer; otherwise the
+    /// processing queue builds it, off the engine thread.
+    var response: HTTPURLResponse?
+    /// What the response cache does for this hop (Transfer+Cache.swift).
+    var cache: Transfer.CacheHop?
+    /// Reads the request body for libcurl's read callback.
+    var reader: (any BodyReader)?
+    var sentBytes: Int64 = 0
+    /// Times libcurl began sending this request (`CURLOPT_PREREQFUNCTION`).
+    var sendAttempts = 0
+    /// The server ended this hop's TLS connection with close_notify (`tlsInfoCallback`).
+    var closeNotifyArrived = false
+    /// libcurl answers Digest and NTLM after a `401` of its own, which is not the response.
+    var awaitsAuthenticationProbe = false
+    /// For a body with a `Content-Encoding` libcurl decodes: what to add to libcurl's count of
+    /// wire bytes for the decompression-ratio check (a chunked body is counted after it is
+    /// decoded, so up to one read behind); `nil` when the body is not decoded.
+    var encodedWireSlack: Int64?
+    /// When the request was sent and its head arrived, by the wall clock: a stored response's
+    /// age is computed from them (RFC 9111 §4.2.3). Set only with a cache.
+    var requestTime = Date.distantPast
+    var responseTime = Date.distantPast
+
+    init(request: URLRequest, credential: Transfer.HopCredential? = nil, limits: SessionConfiguration.Limits) {
+        self.request = request
+        self.credential = credential
+        parser = ResponseHeadParser(limits: limits)
+    }
+
+    /// The hop that follows this one to `next`.
+    func following(_ next: Next) -> Hop {
+        Hop(request: next.request, credential: next.credential, limits: parser.limits)
+    }
+
+    var url: URL? { request.url }
+}
