@@ -9,7 +9,7 @@
 ///
 /// ```swift
 /// let serializer = AnyResponseSerializer(.decodable(of: User.self))
-/// let user = try serializer.serialize(request: nil, response: response, data: data, error: nil) as? User
+/// let user = try serializer.serialize(ResponseInput(response: response, data: data)) as? User
 /// ```
 public struct AnyResponseSerializer: ResponseSerializing {
     /// Any sendable value, or `nil` where the wrapped serializer returns `nil`.
@@ -30,31 +30,13 @@ public struct AnyResponseSerializer: ResponseSerializing {
     }
 
     /// Runs the wrapped serializer.
-    public func serialize(
-        request: URLRequest?,
-        response: HTTPURLResponse?,
-        data: Data?,
-        error: (any Error)?
-    ) throws -> (any Sendable)? {
-        let value = try base.serialize(request: request, response: response, data: data, error: error)
+    public func serialize(_ input: ResponseInput) throws -> (any Sendable)? {
+        let value = try base.serialize(input)
         return isEmptyOptional(value) ? nil : value
     }
-}
 
-extension AnyResponseSerializer: ResponseViewSerializing {
-    /// Runs the wrapped serializer, through the view when it reads one.
-    package func serialize(
-        request: URLRequest?,
-        view: ResponseView?,
-        data: Data?,
-        error: (any Error)?
-    ) throws -> (any Sendable)? {
-        let value: any Sendable
-        if let viewing = base as? any ResponseViewSerializing {
-            value = try viewing.serialize(request: request, view: view, data: data, error: error)
-        } else {
-            value = try base.serialize(request: request, response: view?.response, data: data, error: error)
-        }
-        return isEmptyOptional(value) ? nil : value
+    /// Asks the wrapped serializer.
+    public func validate(_ input: ResponseInput) throws {
+        try base.validate(input)
     }
 }

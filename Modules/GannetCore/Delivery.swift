@@ -1,6 +1,6 @@
 internal import Synchronization
 
-/// How a task's response reaches its completion handler (`SessionManager.deliver`).
+/// How a task's response reaches its completion handler (``ResponsePipeline``).
 enum Delivery: Sendable {
     /// On the completion queue, inside the completion group: the completion-handler API.
     case queued

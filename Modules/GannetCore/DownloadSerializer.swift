@@ -2,11 +2,6 @@
 internal import Glibc
 #endif
 
-/// A serializer that also receives the file a download task wrote.
-protocol FileResponseSerializing: ResponseSerializing {
-    func serialize(_ download: FinishedDownload) throws -> Output
-}
-
 /// What a download task left when its transfer ended.
 struct FinishedDownload {
     var fileURL: URL?
@@ -21,7 +16,7 @@ struct FinishedDownload {
 /// the response goes through the manager's response serializer first, and a rejected body is
 /// deleted instead of saved; then the session's destination hook, else the task's own, picks
 /// where the file goes, and ``DownloadFileMove`` puts it there.
-struct DownloadSerializer: FileResponseSerializing {
+struct DownloadSerializer: ResultStage {
     /// How much of a rejected body the validator sees and its error keeps (AFNetworking's error
     /// data key holds the body; a download's may be gigabytes).
     static let errorBodyPrefixBytes = 64 * 1024
@@ -30,11 +25,32 @@ struct DownloadSerializer: FileResponseSerializing {
     /// The manager's response serializer when the task was created.
     let validator: any ResponseSerializing
 
-    func serialize(request: URLRequest?, response: HTTPURLResponse?, data: Data?, error: (any Error)?) throws -> URL {
-        throw error ?? GannetError(.bodyStreamFailed, "A download task finished without a file")
+    var reportedSerializer: any ResponseSerializing {
+        (validator as? AnyResponseSerializer)?.base ?? validator
     }
 
-    func serialize(_ download: FinishedDownload) throws -> URL {
+    func result(
+        of outcome: TransferOutcome,
+        response: LazyResponse?,
+        task: SessionTask,
+        manager: SessionManager
+    ) -> Result<URL, any Error> {
+        let download = FinishedDownload(
+            fileURL: outcome.fileURL,
+            request: outcome.request,
+            response: response?.value,
+            error: outcome.error,
+            task: task,
+            manager: manager
+        )
+        return Result { try finish(download) }
+    }
+
+    func downloadedFile(in value: URL) -> URL? { value }
+
+    /// Validates the response, deletes a rejected or failed file, and moves an accepted one to
+    /// its destination.
+    func finish(_ download: FinishedDownload) throws -> URL {
         guard let fileURL = download.fileURL else {
             throw download.error ?? GannetError(.bodyStreamFailed, "A download task finished without a file")
         }
@@ -71,9 +87,9 @@ struct DownloadSerializer: FileResponseSerializing {
 
     /// Asks the validator about the response, showing it the start of the body.
     private func validate(_ response: HTTPURLResponse, file: URL, request: URLRequest?) throws {
-        let base = (validator as? AnyResponseSerializer)?.base ?? validator
-        guard let judge = base as? any DownloadResponseValidating else { return }
-        try judge.validateDownload(request: request, response: response, bodyPrefix: Self.prefix(of: file))
+        try validator.validate(
+            ResponseInput(request: request, response: response, data: Self.prefix(of: file), fileURL: file)
+        )
     }
 
     private static func prefix(of file: URL) -> Data {

@@ -1,11 +1,26 @@
 /// Turns what the transport received into a value: validated data, a string, JSON, a
 /// `Decodable`, an XML document.
 ///
-/// A serializer runs on the session's concurrent processing queue, after the transfer ended,
-/// never on the engine thread. A ``SessionManager`` runs it only for a transfer that succeeded
-/// (as AFNetworking's task delegate): a transport error reaches the completion handler as it
-/// is, so a serializer cannot turn it into a success, and `error` is then always `nil`. A
-/// caller that runs a serializer itself may pass an error; Gannet's serializers rethrow it.
+/// One entry point, ``serialize(_:)``, takes a ``ResponseInput``: the request, the response,
+/// the body and the transport error. A serializer runs on the session's concurrent processing
+/// queue, after the transfer ended, never on the engine thread. A ``SessionManager`` runs it
+/// only for a transfer that succeeded (as AFNetworking's task delegate): a transport error
+/// reaches the completion handler as it is, so a serializer cannot turn it into a success.
+///
+/// A download task's body goes to a file, not through ``serialize(_:)``: the manager's
+/// ``SessionManager/responseSerializer`` is asked ``validate(_:)`` instead, with the file and
+/// its first 64 KiB, before the file is moved to its destination. The default accepts every
+/// download; GannetResponseSerialization's `ResponseValidating` serializers check their
+/// status codes and content types.
+///
+/// ```swift
+/// struct LineCount: ResponseSerializing {
+///     func serialize(_ input: ResponseInput) throws -> Int {
+///         if let error = input.error { throw error }
+///         return (input.data ?? Data()).split(separator: UInt8(ascii: "\n")).count
+///     }
+/// }
+/// ```
 ///
 /// The core defines the protocol and ``PassthroughResponseSerializer``;
 /// `GannetResponseSerialization` provides validation, JSON, `Decodable` and a registry that
@@ -16,7 +31,28 @@ public protocol ResponseSerializing<Output>: Sendable {
 
     /// Produces the value for one response, or throws a typed error that keeps the response
     /// and the data.
-    func serialize(request: URLRequest?, response: HTTPURLResponse?, data: Data?, error: (any Error)?) throws -> Output
+    func serialize(_ input: ResponseInput) throws -> Output
+
+    /// Judges a response whose body went to a file (``ResponseInput/fileURL``, its first
+    /// 64 KiB in ``ResponseInput/data``); a throw fails the download task with that error and
+    /// deletes the file. The default accepts every response.
+    func validate(_ input: ResponseInput) throws
+}
+
+extension ResponseSerializing {
+    /// Accepts every download.
+    public func validate(_ input: ResponseInput) throws {}
+
+    /// ``serialize(_:)`` with the input's parts given one by one, AFNetworking's
+    /// `responseObjectForResponse:data:error:`.
+    public func serialize(
+        request: URLRequest?,
+        response: HTTPURLResponse?,
+        data: Data?,
+        error: (any Error)?
+    ) throws -> Output {
+        try serialize(ResponseInput(request: request, response: response, data: data, error: error))
+    }
 }
 
 /// The default response serializer of a ``SessionManager``: rethrows a transport error,
@@ -26,15 +62,10 @@ public struct PassthroughResponseSerializer: ResponseSerializing {
     /// Creates the serializer.
     public init() {}
 
-    /// Returns `data`, or rethrows `error`.
-    public func serialize(
-        request: URLRequest?,
-        response: HTTPURLResponse?,
-        data: Data?,
-        error: (any Error)?
-    ) throws -> Data {
-        if let error { throw error }
-        return data ?? Data()
+    /// Returns the body, or rethrows the transport error.
+    public func serialize(_ input: ResponseInput) throws -> Data {
+        if let error = input.error { throw error }
+        return input.data ?? Data()
     }
 }
 

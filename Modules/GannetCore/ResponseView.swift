@@ -1,9 +1,9 @@
-/// What a serializer reads of a response to judge it: the status code and header fields, from
-/// the parsed head when there is one. The `HTTPURLResponse` is built only when something needs
+/// What a ``ResponseInput`` reads of a response: the status code and header fields, from the
+/// parsed head when there is one. The `HTTPURLResponse` is built only when something needs
 /// the object itself (an error that carries it, a serializer of the caller's): Foundation's
 /// initializer costs about 67,000 instructions, more than a whole small exchange
 /// (docs/performance.md).
-package struct ResponseView {
+struct ResponseView {
     private enum Source {
         case built(HTTPURLResponse)
         case parsed(LazyResponse)
@@ -12,7 +12,7 @@ package struct ResponseView {
     private let source: Source
 
     /// A view of a response that was already built.
-    package init(_ response: HTTPURLResponse) {
+    init(_ response: HTTPURLResponse) {
         source = .built(response)
     }
 
@@ -21,7 +21,7 @@ package struct ResponseView {
     }
 
     /// The status code.
-    package var statusCode: Int {
+    var statusCode: Int {
         switch source {
         case .built(let response): response.statusCode
         case .parsed(let lazy): lazy.statusCode
@@ -30,7 +30,7 @@ package struct ResponseView {
 
     /// A header's value, the name compared case-insensitively; repeated fields are joined with
     /// ", " as `HTTPURLResponse` joins them.
-    package func value(forHTTPHeaderField name: String) -> String? {
+    func value(forHTTPHeaderField name: String) -> String? {
         switch source {
         case .built(let response): response.value(forHTTPHeaderField: name)
         case .parsed(let lazy): lazy.headerValue(name)
@@ -38,19 +38,10 @@ package struct ResponseView {
     }
 
     /// The response as Foundation's object, built on first use.
-    package var response: HTTPURLResponse? {
+    var response: HTTPURLResponse? {
         switch source {
         case .built(let response): response
         case .parsed(let lazy): lazy.value
         }
     }
-}
-
-/// A serializer that judges a response through a ``ResponseView``, so that the manager need not
-/// build an `HTTPURLResponse` for it. Gannet's own serializers adopt it; the manager calls
-/// ``serialize(request:view:data:error:)`` where it would call
-/// `serialize(request:response:data:error:)`, and both must produce the same result.
-package protocol ResponseViewSerializing: ResponseSerializing {
-    /// The same as `serialize(request:response:data:error:)`, given a view of the response.
-    func serialize(request: URLRequest?, view: ResponseView?, data: Data?, error: (any Error)?) throws -> Output
 }

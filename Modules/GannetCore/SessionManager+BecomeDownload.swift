@@ -96,7 +96,7 @@ extension SessionManager {
             manager: self
         )
         do {
-            outcome.fileURL = try finisher.serialize(download)
+            outcome.fileURL = try finisher.finish(download)
         } catch {
             outcome.fileURL = nil
             outcome.error = error

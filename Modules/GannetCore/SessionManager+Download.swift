@@ -5,8 +5,8 @@ extension SessionManager {
     ///
     /// When the transfer ends:
     /// 1. The response goes through the manager's ``responseSerializer`` (as it was when the task
-    ///    was created) if it is ``DownloadResponseValidating``, as every `ResponseValidating`
-    ///    serializer is: a status or content type it refuses fails the task with its error,
+    ///    was created) is asked ``ResponseSerializing/validate(_:)`` with the file and its first
+    ///    64 KiB, which every `ResponseValidating` serializer answers: a status or content type it refuses fails the task with its error,
     ///    which keeps the first 64 KiB of the body, and the file is deleted. The core's default
     ///    ``PassthroughResponseSerializer`` accepts every response.
     /// 2. The destination is the URL the session's
@@ -30,7 +30,7 @@ extension SessionManager {
             kind: .download,
             request: request,
             body: BodySource(of: request),
-            serializer: DownloadSerializer(destination: destination, validator: responseSerializer),
+            stage: DownloadSerializer(destination: destination, validator: responseSerializer),
             progress: ProgressHandlers(upload: nil, download: progress),
             sink: .file(DownloadFile()),
             completionHandler: completionHandler
@@ -65,7 +65,7 @@ extension SessionManager {
             kind: .download,
             request: request,
             body: nil,
-            serializer: DownloadSerializer(destination: destination, validator: responseSerializer),
+            stage: DownloadSerializer(destination: destination, validator: responseSerializer),
             progress: ProgressHandlers(upload: nil, download: progress),
             sink: .file(DownloadFile(resume: (resume.file, resume.offset))),
             interceptor: RangeRestart(),
@@ -87,7 +87,7 @@ extension SessionManager {
                 kind: .download,
                 request: request,
                 body: BodySource(of: request),
-                serializer: DownloadSerializer(destination: destination, validator: responseSerializer),
+                stage: DownloadSerializer(destination: destination, validator: responseSerializer),
                 progress: ProgressHandlers(upload: nil, download: progress),
                 sink: .file(DownloadFile()),
                 delivery: delivery,
@@ -106,7 +106,7 @@ extension SessionManager {
                 kind: .download,
                 request: request,
                 body: BodySource(of: request),
-                serializer: DownloadSerializer(destination: { _, _ in fileURL }, validator: responseSerializer),
+                stage: DownloadSerializer(destination: { _, _ in fileURL }, validator: responseSerializer),
                 progress: ProgressHandlers(),
                 sink: .file(DownloadFile()),
                 delivery: delivery,

@@ -21,38 +21,29 @@ extension SessionManager {
     ///
     /// Built at every completion, so created at its final size (docs/performance.md): growing
     /// from a literal rehashed every key at each step, 13,000 instructions a request.
-    static func completionUserInfo<Serializer: ResponseSerializing>(
-        serializer: Serializer,
-        result: Result<Serializer.Output, any Error>,
+    static func completionUserInfo<Stage: ResultStage>(
+        stage: Stage,
+        result: Result<Stage.Output, any Error>,
         data: Data?,
         metrics: TaskMetrics?
     ) -> [AnyHashable: Any] {
-        // Type comparisons, not casts: a cast looks up conformances, 2,000 instructions a
-        // request (callgrind, docs/performance.md).
-        let isDownload = Serializer.self == DownloadSerializer.self
         var userInfo = [AnyHashable: Any](minimumCapacity: 5)
-        userInfo[TaskNotificationKey.responseSerializer] =
-            Serializer.self == PassthroughResponseSerializer.self ? serializer : callersSerializer(serializer)
+        userInfo[TaskNotificationKey.responseSerializer] = stage.reportedSerializer
+        let isDownload = Stage.self == DownloadSerializer.self
         switch result {
         case .success(let value):
-            // `Data`, the passthrough serializer's output, is never an `Optional` holding `nil`.
-            if let value = Serializer.Output.self == Data.self ? value : unwrappedOptional(value) {
+            // `Data`, the passthrough serializer's output, is never an `Optional` holding `nil`;
+            // a type comparison, not a cast, which looks up conformances (2,000 instructions a
+            // request, callgrind, docs/performance.md).
+            if let value = Stage.Output.self == Data.self ? value : unwrappedOptional(value) {
                 userInfo[TaskNotificationKey.serializedResponse] = value
-                if isDownload, let file = value as? URL { userInfo[TaskNotificationKey.downloadedFileURL] = file }
             }
+            if let file = stage.downloadedFile(in: value) { userInfo[TaskNotificationKey.downloadedFileURL] = file }
         case .failure(let error):
             userInfo[TaskNotificationKey.error] = error
         }
         if !isDownload, let data { userInfo[TaskNotificationKey.responseData] = data }
         if let metrics { userInfo[TaskNotificationKey.metrics] = metrics }
         return userInfo
-    }
-
-    /// The serializer behind Gannet's wrappers: the type-erased one's base, the validator a
-    /// download ran.
-    private static func callersSerializer(_ serializer: any ResponseSerializing) -> any ResponseSerializing {
-        if let download = serializer as? DownloadSerializer { return callersSerializer(download.validator) }
-        if let erased = serializer as? AnyResponseSerializer { return erased.base }
-        return serializer
     }
 }

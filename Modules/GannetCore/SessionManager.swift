@@ -206,12 +206,7 @@ public final class SessionManager: Sendable {
         )
     }
 
-    // Specialized for the serializers of the default data task and of HTTPSessionManager: a
-    // caller outside the module reaches this generic code unspecialized, and each response then
-    // looked up the metadata of `Result` and `DataResponse` a dozen times, 4,300 instructions
-    // (callgrind, docs/performance.md).
-    @_specialize(where Serializer == PassthroughResponseSerializer)
-    @_specialize(where Serializer == AnyResponseSerializer)
+    /// A data or upload task whose result `serializer` makes.
     func makeTask<Serializer: ResponseSerializing>(
         kind: SessionTask.Kind,
         request: URLRequest,
@@ -223,8 +218,44 @@ public final class SessionManager: Sendable {
         interceptor: (any RequestInterceptor)? = nil,
         completionHandler: @escaping @Sendable (DataResponse<Serializer.Output>) -> Void
     ) -> SessionTask {
+        makeTask(
+            kind: kind,
+            request: request,
+            body: body,
+            stage: SerializerStage(serializer),
+            progress: progress,
+            sink: sink,
+            delivery: delivery,
+            interceptor: interceptor,
+            completionHandler: completionHandler
+        )
+    }
+
+    // Specialized for the serializers of the default data task and of HTTPSessionManager: a
+    // caller outside the module reaches this generic code unspecialized, and each response then
+    // looked up the metadata of `Result` and `DataResponse` a dozen times, 4,300 instructions
+    // (callgrind, docs/performance.md).
+    @_specialize(where Stage == SerializerStage<PassthroughResponseSerializer>)
+    @_specialize(where Stage == SerializerStage<AnyResponseSerializer>)
+    func makeTask<Stage: ResultStage>(
+        kind: SessionTask.Kind,
+        request: URLRequest,
+        body: BodySource?,
+        stage: Stage,
+        progress: ProgressHandlers,
+        sink: BodySinkKind = .memory,
+        delivery: Delivery = .queued,
+        interceptor: (any RequestInterceptor)? = nil,
+        completionHandler: @escaping @Sendable (DataResponse<Stage.Output>) -> Void
+    ) -> SessionTask {
         let identifier = Self.nextIdentifier.wrappingAdd(1, ordering: .relaxed).oldValue
         let interceptor = Interceptor.combining(settings.withLock { $0.interceptor }, interceptor)
+        let pipeline = ResponsePipeline(
+            manager: self,
+            stage: stage,
+            delivery: delivery,
+            completionHandler: completionHandler
+        )
         let task = SessionTask(
             identifier: identifier,
             kind: kind,
@@ -235,13 +266,7 @@ public final class SessionManager: Sendable {
             progress: progress,
             interceptor: interceptor
         ) { task, outcome in
-            self.deliver(
-                outcome,
-                of: task,
-                serializer: serializer,
-                delivery: delivery,
-                completionHandler: completionHandler
-            )
+            pipeline.deliver(outcome, of: task)
         }
         task.taskDescription = taskDescriptionForSessionTasks
         taskTable.withLock { $0[identifier] = task }
@@ -249,144 +274,9 @@ public final class SessionManager: Sendable {
         return task
     }
 
-    /// Runs the serializer on the processing queue, then the completion handler on the
-    /// completion queue inside the completion group, then posts `gannetTaskDidComplete`. A
-    /// failed transfer is delivered with its error, without running the serializer.
-    ///
-    /// Three shortcuts keep small exchanges fast without changing what a caller sees: the
-    /// passthrough serializer (Gannet's own, constant time) skips the processing queue, running
-    /// on the completion queue, or for direct delivery (the async API, which only resumes a
-    /// continuation, ``Delivery``) where the transfer ended; and a response serialized on the
-    /// processing queue enters the manager's own completion queue there when nothing waits on
-    /// it (``runOnCompletionQueue(_:maySync:_:)``). Each thread hop costs more than a whole small
-    /// exchange on loopback.
-    private func deliver<Serializer: ResponseSerializing>(
-        _ outcome: TransferOutcome,
-        of task: SessionTask,
-        serializer: Serializer,
-        delivery: Delivery,
-        completionHandler: @escaping @Sendable (DataResponse<Serializer.Output>) -> Void
-    ) {
-        let (queue, group) = settings.withLock { ($0.completionQueue ?? ownCompletionQueue, $0.completionGroup) }
-        let (completionHook, metricsHook) = hooks.withLock { ($0.taskDidComplete, $0.taskDidFinishCollectingMetrics) }
-        let monitor = task.monitor
-        let isPassthrough = Serializer.self == PassthroughResponseSerializer.self
-        if case .queued = delivery { group?.enter() }
-        let work: @Sendable (_ site: DeliverySite) -> Void = { site in
-            let outcome = self.finishBecameDownload(outcome, of: task)
-            let lazy = outcome.lazyResponse
-            task.update { $0.lazyResponse = lazy }
-            if outcome.cacheUpdate != nil { self.updateCache(with: outcome, of: task, response: lazy?.value) }
-            if let metrics = outcome.metrics {
-                monitor?.didFinishCollecting(task, metrics)
-                metricsHook?(self, task, metrics)
-            }
-            // The passthrough serializer ignores the response; skip building it (see LazyResponse).
-            let result = Result {
-                if let files = serializer as? any FileResponseSerializing {
-                    let download = FinishedDownload(
-                        fileURL: outcome.fileURL,
-                        request: outcome.request,
-                        response: lazy?.value,
-                        error: outcome.error,
-                        task: task,
-                        manager: self
-                    )
-                    return try files.serialize(download) as! Serializer.Output
-                }
-                // As AFNetworking's task delegate: a failed transfer's error goes to the
-                // completion as it is, and the serializer is not run over it (one that ignored
-                // its `error` input turned a failed task into a success). Only a download's
-                // finisher sees the error, to delete its partial file.
-                if let error = outcome.error { throw error }
-                // Gannet's serializers read the parsed head (ResponseView.swift).
-                if !isPassthrough, let viewing = serializer as? any ResponseViewSerializing {
-                    return try viewing.serialize(
-                        request: outcome.request,
-                        view: lazy.map(ResponseView.init),
-                        data: outcome.data,
-                        error: outcome.error
-                    ) as! Serializer.Output
-                }
-                return try serializer.serialize(
-                    request: outcome.request,
-                    response: isPassthrough ? nil : lazy?.value,
-                    data: outcome.data,
-                    error: outcome.error
-                )
-            }
-            var built = DataResponse(
-                request: outcome.request,
-                lazyResponse: lazy,
-                data: outcome.data,
-                metrics: outcome.metrics,
-                result: result
-            )
-            if outcome.becameDownload != nil { built.fileURL = outcome.fileURL }
-            let response = built
-            monitor?.didSerialize(task, response)
-            completionHook?(self, task, response.error)
-            self.releaseIfInvalidatedAndIdle()
-            let notify: @Sendable () -> Void = {
-                guard self.configuration.postsTaskNotifications else { return }
-                let userInfo = Self.completionUserInfo(
-                    serializer: serializer,
-                    result: result,
-                    data: response.data,
-                    metrics: response.metrics
-                )
-                self.postTaskNotification(.gannetTaskDidComplete, for: task, userInfo: userInfo)
-            }
-            switch delivery {
-            case .direct:
-                completionHandler(response)
-                monitor?.didFinish(task, error: response.error)
-                self.processingQueue.async(execute: notify)
-            case .awaited(let pending):
-                // Left before the handler resumes the caller, who posts it (``PendingNotification``).
-                pending.leave(notify)
-                completionHandler(response)
-                monitor?.didFinish(task, error: response.error)
-            case .queued:
-                let finish: @Sendable () -> Void = {
-                    completionHandler(response)
-                    monitor?.didFinish(task, error: response.error)
-                    group?.leave()
-                    notify()
-                }
-                switch site {
-                case .completionQueue: finish()
-                case .processingQueue: self.runOnCompletionQueue(queue, maySync: true, finish)
-                case .engine: self.runOnCompletionQueue(queue, maySync: false, finish)
-                }
-            }
-        }
-        // Hooks are the caller's code, which must not run on the engine thread; monitors only
-        // enqueue, so they may.
-        // A data task that became a download moves its file: never on the engine thread.
-        // So does the cache, which may ask the caller's hook and write to disk.
-        guard
-            isPassthrough && completionHook == nil && metricsHook == nil && outcome.becameDownload == nil
-                && outcome.cacheUpdate == nil
-        else {
-            return processingQueue.async { work(.processingQueue) }
-        }
-        if case .queued = delivery {
-            // The whole delivery on the completion queue: the engine thread, the busiest with
-            // many transfers in flight, only enqueues it.
-            runOnCompletionQueue(queue, maySync: false) { work(.completionQueue) }
-        } else {
-            work(.engine)
-        }
-    }
-
-    /// Where ``deliver(_:of:serializer:delivery:completionHandler:)`` builds a response.
-    private enum DeliverySite {
-        /// Where the transfer ended: only for the passthrough serializer delivered directly.
-        case engine
-        case processingQueue
-        /// Already on the completion queue: the passthrough serializer, queued delivery.
-        case completionQueue
+    /// The queue completion handlers run on and the group they run in, as set now.
+    var completionSettings: (queue: DispatchQueue, group: DispatchGroup?) {
+        settings.withLock { ($0.completionQueue ?? ownCompletionQueue, $0.completionGroup) }
     }
 
     /// Runs a response's completion work on `queue`.
@@ -399,7 +289,7 @@ public final class SessionManager: Sendable {
     /// waiting one makes libdispatch start more threads); from the engine thread always
     /// `async`, since a `sync` block would run there; on a caller's queue always `async` (the
     /// main queue runs its blocks on the main thread).
-    private func runOnCompletionQueue(
+    func runOnCompletionQueue(
         _ queue: DispatchQueue,
         maySync: Bool,
         _ block: @escaping @Sendable () -> Void
@@ -480,7 +370,7 @@ public final class SessionManager: Sendable {
     /// Once an invalidated manager has no task left, drops its hooks and monitors (which may hold the
     /// manager itself, as URLSession drops its delegate) and stops its engine, closing pooled
     /// connections now rather than when the last reference goes.
-    private func releaseIfInvalidatedAndIdle() {
+    func releaseIfInvalidatedAndIdle() {
         guard settings.withLock({ $0.invalidated }), taskTable.withLock({ $0.isEmpty }) else { return }
         hooks.withLock { $0 = SessionHooks() }
         eventMonitorStore.withLock { $0 = nil }

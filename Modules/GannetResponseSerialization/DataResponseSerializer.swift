@@ -35,12 +35,7 @@ public struct DataResponseSerializer: ResponseBodySerializing {
     }
 
     /// The preprocessed body, or empty `Data` where an empty body is allowed.
-    public func serialize(
-        request: URLRequest?,
-        response: HTTPURLResponse?,
-        data: Data?,
-        error: (any Error)?
-    ) throws -> Data {
-        try validatedBody(request: request, response: response, data: data, error: error) ?? Data()
+    public func serialize(_ input: ResponseInput) throws -> Data {
+        try validatedBody(input) ?? Data()
     }
 }

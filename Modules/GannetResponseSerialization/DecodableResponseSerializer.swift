@@ -52,21 +52,16 @@ public struct DecodableResponseSerializer<T: Decodable & Sendable>: ResponseBody
 
     /// The decoded value, or `T.emptyValue()` for an allowed empty body when `T` is an
     /// ``EmptyResponse``.
-    public func serialize(
-        request: URLRequest?,
-        response: HTTPURLResponse?,
-        data: Data?,
-        error: (any Error)?
-    ) throws -> T {
-        guard let body = try validatedBody(request: request, response: response, data: data, error: error) else {
+    public func serialize(_ input: ResponseInput) throws -> T {
+        guard let body = try validatedBody(input) else {
             if let emptyType = T.self as? any EmptyResponse.Type, let empty = emptyType.emptyValue() as? T {
                 return empty
             }
             throw ResponseSerializationError(
                 .inputDataNilOrZeroLength,
                 "Response has an empty body, which cannot be decoded as \(T.self); use Empty for responses without a body",
-                response: response,
-                data: data
+                response: input.response,
+                data: input.data
             )
         }
         do {
@@ -80,9 +75,12 @@ public struct DecodableResponseSerializer<T: Decodable & Sendable>: ResponseBody
         } catch {
             throw ResponseSerializationError(
                 .decodingFailed,
-                BodyExcerpt.message("\(T.self) could not be decoded: \(BoundedError.reason(of: error))", body: data),
-                response: response,
-                data: data,
+                BodyExcerpt.message(
+                    "\(T.self) could not be decoded: \(BoundedError.reason(of: error))",
+                    body: input.data
+                ),
+                response: input.response,
+                data: input.data,
                 underlyingError: error
             )
         }

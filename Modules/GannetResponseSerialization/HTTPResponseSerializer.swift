@@ -27,21 +27,9 @@ public struct HTTPResponseSerializer: ResponseValidating {
 
     /// Rethrows a transport error, validates the response, and returns the body (empty `Data`
     /// when there was none).
-    public func serialize(
-        request: URLRequest?,
-        response: HTTPURLResponse?,
-        data: Data?,
-        error: (any Error)?
-    ) throws -> Data {
-        try serialize(request: request, view: response.map(ResponseView.init), data: data, error: error)
-    }
-}
-
-extension HTTPResponseSerializer: ResponseViewSerializing {
-    /// ``serialize(request:response:data:error:)`` through a view of the response.
-    package func serialize(request: URLRequest?, view: ResponseView?, data: Data?, error: (any Error)?) throws -> Data {
-        if let error { throw error }
-        try validate(view: view, data: data)
-        return data ?? Data()
+    public func serialize(_ input: ResponseInput) throws -> Data {
+        if let error = input.error { throw error }
+        try validate(input)
+        return input.data ?? Data()
     }
 }

@@ -76,27 +76,10 @@ public struct JSONResponseSerializer: ResponseValidating {
     /// - Throws: the transport error, a validation error, or
     ///   ``ResponseSerializationError/Code/jsonDecodingFailed`` whose message quotes at most
     ///   1 KB of the body.
-    public func serialize(
-        request: URLRequest?,
-        response: HTTPURLResponse?,
-        data: Data?,
-        error: (any Error)?
-    ) throws -> (any Sendable)? {
-        try serialize(request: request, view: response.map(ResponseView.init), data: data, error: error)
-    }
-}
-
-extension JSONResponseSerializer: ResponseViewSerializing {
-    /// ``serialize(request:response:data:error:)`` through a view of the response.
-    package func serialize(
-        request: URLRequest?,
-        view: ResponseView?,
-        data: Data?,
-        error: (any Error)?
-    ) throws -> (any Sendable)? {
-        if let error { throw error }
-        try validate(view: view, data: data)
-        guard let data, !data.isEmpty else { return nil }
+    public func serialize(_ input: ResponseInput) throws -> (any Sendable)? {
+        if let error = input.error { throw error }
+        try validate(input)
+        guard let data = input.data, !data.isEmpty else { return nil }
         let body = try dataPreprocessor.preprocess(data)
         // Rails answers `head :ok` with a single space, which JSONSerialization rejects.
         if body.isEmpty || (body.count == 1 && body.first == UInt8(ascii: " ")) { return nil }
@@ -113,7 +96,7 @@ extension JSONResponseSerializer: ResponseViewSerializing {
             throw ResponseSerializationError(
                 .jsonDecodingFailed,
                 BodyExcerpt.message("JSON could not be parsed: \(BoundedError.reason(of: error))", body: data),
-                response: view?.response,
+                response: input.response,
                 data: data,
                 underlyingError: error
             )

@@ -39,15 +39,10 @@ public struct PropertyListResponseSerializer: ResponseValidating {
     /// - Returns: the property list, or `nil` for an empty body.
     /// - Throws: the transport error, a validation error, or
     ///   ``ResponseSerializationError/Code/decodingFailed`` quoting at most 1 KB of the body.
-    public func serialize(
-        request: URLRequest?,
-        response: HTTPURLResponse?,
-        data: Data?,
-        error: (any Error)?
-    ) throws -> (any Sendable)? {
-        if let error { throw error }
-        try validate(response: response, data: data)
-        guard let data, !data.isEmpty else { return nil }
+    public func serialize(_ input: ResponseInput) throws -> (any Sendable)? {
+        if let error = input.error { throw error }
+        try validate(input)
+        guard let data = input.data, !data.isEmpty else { return nil }
         let object: Any
         do {
             object = try PropertyListSerialization.propertyList(from: data, options: readOptions, format: nil)
@@ -58,7 +53,7 @@ public struct PropertyListResponseSerializer: ResponseValidating {
                     "The property list could not be parsed: \(BoundedError.reason(of: error))",
                     body: data
                 ),
-                response: response,
+                response: input.response,
                 data: data,
                 underlyingError: error
             )

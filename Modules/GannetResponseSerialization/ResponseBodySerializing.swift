@@ -7,11 +7,11 @@
 /// body is a ``ResponseSerializationError/Code/inputDataNilOrZeroLength`` error, so a `200`
 /// that lost its body is not mistaken for success.
 ///
-/// A custom serializer gets the whole sequence from ``validatedBody(request:response:data:error:)``:
+/// A custom serializer gets the whole sequence from ``validatedBody(_:)``:
 ///
 /// ```swift
-/// func serialize(request: URLRequest?, response: HTTPURLResponse?, data: Data?, error: (any Error)?) throws -> Message? {
-///     guard let body = try validatedBody(request: request, response: response, data: data, error: error) else {
+/// func serialize(_ input: ResponseInput) throws -> Message? {
+///     guard let body = try validatedBody(input) else {
 ///         return nil   // 204, HEAD…
 ///     }
 ///     return try Message(decoding: body)
@@ -36,9 +36,23 @@ extension ResponseBodySerializing {
 
     /// Whether an empty body is expected for this request and response.
     public func emptyResponseAllowed(request: URLRequest?, response: HTTPURLResponse?) -> Bool {
-        if let method = request?.httpMethod?.uppercased(), emptyRequestMethods.contains(method) { return true }
-        if let status = response?.statusCode, emptyResponseCodes.contains(status) { return true }
+        emptyResponseAllowed(method: request?.httpMethod, statusCode: response?.statusCode)
+    }
+
+    private func emptyResponseAllowed(method: String?, statusCode: Int?) -> Bool {
+        if let method = method?.uppercased(), emptyRequestMethods.contains(method) { return true }
+        if let statusCode, emptyResponseCodes.contains(statusCode) { return true }
         return false
+    }
+
+    /// ``validatedBody(_:)`` with the input's parts given one by one.
+    public func validatedBody(
+        request: URLRequest?,
+        response: HTTPURLResponse?,
+        data: Data?,
+        error: (any Error)?
+    ) throws -> Data? {
+        try validatedBody(ResponseInput(request: request, response: response, data: data, error: error))
     }
 
     /// The shared first steps of a body serializer: rethrow a transport error (the most specific
@@ -47,22 +61,17 @@ extension ResponseBodySerializing {
     /// - Returns: the preprocessed body, or `nil` when the body is empty and that is allowed.
     /// - Throws: the transport error, a validation error, or
     ///   ``ResponseSerializationError/Code/inputDataNilOrZeroLength``.
-    public func validatedBody(
-        request: URLRequest?,
-        response: HTTPURLResponse?,
-        data: Data?,
-        error: (any Error)?
-    ) throws -> Data? {
-        if let error { throw error }
-        try validate(response: response, data: data)
-        guard let data, !data.isEmpty else {
-            if emptyResponseAllowed(request: request, response: response) { return nil }
-            let status = response.map { " (\($0.statusCode))" } ?? ""
+    public func validatedBody(_ input: ResponseInput) throws -> Data? {
+        if let error = input.error { throw error }
+        try validate(input)
+        guard let data = input.data, !data.isEmpty else {
+            if emptyResponseAllowed(method: input.request?.httpMethod, statusCode: input.statusCode) { return nil }
+            let status = input.statusCode.map { " (\($0))" } ?? ""
             throw ResponseSerializationError(
                 .inputDataNilOrZeroLength,
                 "Response\(status) has an empty body, but a body was expected",
-                response: response,
-                data: data
+                response: input.response,
+                data: input.data
             )
         }
         return try dataPreprocessor.preprocess(data)

@@ -154,24 +154,19 @@ public struct ResponseSerializerRegistry: ResponseValidating {
 
     /// Serializes with the first entry that handles the response's media type, else the
     /// fallback, else validates and returns `nil`.
-    public func serialize(
-        request: URLRequest?,
-        response: HTTPURLResponse?,
-        data: Data?,
-        error: (any Error)?
-    ) throws -> (any Sendable)? {
-        if let error { throw error }
-        if let entry = entry(for: response) {
+    public func serialize(_ input: ResponseInput) throws -> (any Sendable)? {
+        if let error = input.error { throw error }
+        if let entry = entry(for: input.response) {
             let serializer = entry.serializer.accepting(
                 ResponseAcceptance(statusCodes: acceptableStatusCodes, contentTypes: [])
             )
-            return try serializer.serialize(request: request, response: response, data: data, error: nil)
+            return try serializer.serialize(input)
         }
         if let fallback {
             let serializer = fallback.accepting(
                 ResponseAcceptance(statusCodes: acceptableStatusCodes, contentTypes: acceptableContentTypes)
             )
-            return try serializer.serialize(request: request, response: response, data: data, error: nil)
+            return try serializer.serialize(input)
         }
         var acceptable = acceptableContentTypes
         acceptable.formUnion(entries.flatMap(\.mediaTypes))
@@ -179,9 +174,9 @@ public struct ResponseSerializerRegistry: ResponseValidating {
             acceptableStatusCodes: acceptableStatusCodes,
             acceptableContentTypes: acceptable
         )
-        try validation.validate(response: response, data: data)
+        try validation.validate(input)
         // Only a type the registry was told to accept gets this far with a body.
-        guard let data, !data.isEmpty else { return nil }
+        guard let data = input.data, !data.isEmpty else { return nil }
         return data
     }
 }

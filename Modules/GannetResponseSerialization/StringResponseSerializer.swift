@@ -51,22 +51,17 @@ public struct StringResponseSerializer: ResponseBodySerializing {
     }
 
     /// The decoded body, or `""` where an empty body is allowed.
-    public func serialize(
-        request: URLRequest?,
-        response: HTTPURLResponse?,
-        data: Data?,
-        error: (any Error)?
-    ) throws -> String {
-        guard let body = try validatedBody(request: request, response: response, data: data, error: error) else {
+    public func serialize(_ input: ResponseInput) throws -> String {
+        guard let body = try validatedBody(input) else {
             return ""
         }
-        let chosen = try resolvedEncoding(for: response, data: data)
+        let chosen = try resolvedEncoding(for: input.response, data: input.data)
         guard let string = String(data: body, encoding: chosen) else {
             throw ResponseSerializationError(
                 .stringDecodingFailed,
-                BodyExcerpt.message("Text could not be decoded as \(chosen)", body: data),
-                response: response,
-                data: data
+                BodyExcerpt.message("Text could not be decoded as \(chosen)", body: input.data),
+                response: input.response,
+                data: input.data
             )
         }
         return string

@@ -139,12 +139,7 @@ struct AFNetworkingTaskDelegateTests {
         let room: Room
         let count: Int
 
-        func serialize(
-            request: URLRequest?,
-            response: HTTPURLResponse?,
-            data: Data?,
-            error: (any Error)?
-        ) throws -> Bool {
+        func serialize(_ input: ResponseInput) throws -> Bool {
             room.inside.withLock { $0 += 1 }
             let deadline = ContinuousClock.now + .seconds(60)
             while room.inside.withLock({ $0 }) < count, ContinuousClock.now < deadline { usleep(1000) }
@@ -179,9 +174,8 @@ struct AFNetworkingTaskDelegateTests {
             let value = Mutex<UInt>(0)
         }
         let address: Address
-        func serialize(request: URLRequest?, response: HTTPURLResponse?, data: Data?, error: (any Error)?) throws -> Int
-        {
-            let data = data ?? Data()
+        func serialize(_ input: ResponseInput) throws -> Int {
+            let data = input.data ?? Data()
             address.value.withLock { $0 = data.withUnsafeBytes { UInt(bitPattern: $0.baseAddress) } }
             return data.count
         }

@@ -80,14 +80,9 @@ struct AsyncTests {
 
     @Test func valueUsesTheSerializer() async throws {
         struct Length: ResponseSerializing {
-            func serialize(
-                request: URLRequest?,
-                response: HTTPURLResponse?,
-                data: Data?,
-                error: (any Error)?
-            ) throws -> Int {
-                if let error { throw error }
-                return (response?.statusCode ?? 0) * 1000 + (data?.count ?? 0)
+            func serialize(_ input: ResponseInput) throws -> Int {
+                if let error = input.error { throw error }
+                return (input.response?.statusCode ?? 0) * 1000 + (input.data?.count ?? 0)
             }
         }
         let value = try await SessionManager().value(

@@ -160,13 +160,13 @@ struct BecomeDownloadTests {
 
 /// A response serializer whose download validation refuses every response, as a status code
 /// validator refuses a 404.
-struct RejectingSerializer: ResponseSerializing, DownloadResponseValidating {
-    func serialize(request: URLRequest?, response: HTTPURLResponse?, data: Data?, error: (any Error)?) throws -> Data? {
-        if let error { throw error }
-        return data
+struct RejectingSerializer: ResponseSerializing {
+    func serialize(_ input: ResponseInput) throws -> Data? {
+        if let error = input.error { throw error }
+        return input.data
     }
 
-    func validateDownload(request: URLRequest?, response: HTTPURLResponse, bodyPrefix: Data) throws {
-        throw GannetError(.protocolViolation, "Refused by the test (\(bodyPrefix.count) bytes seen)")
+    func validate(_ input: ResponseInput) throws {
+        throw GannetError(.protocolViolation, "Refused by the test (\(input.data?.count ?? 0) bytes seen)")
     }
 }

@@ -18,13 +18,8 @@ struct CompletionQueueTests {
 
     /// Records the thread it runs on, so that a handler can tell whether it runs there too.
     struct ThreadRecording: ResponseSerializing {
-        func serialize(
-            request: URLRequest?,
-            response: HTTPURLResponse?,
-            data: Data?,
-            error: (any Error)?
-        ) throws -> UInt {
-            if let error { throw error }
+        func serialize(_ input: ResponseInput) throws -> UInt {
+            if let error = input.error { throw error }
             return UInt(pthread_self())
         }
     }

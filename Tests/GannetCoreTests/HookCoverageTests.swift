@@ -23,15 +23,10 @@ struct HookCoverageTests {
         var fails = false
         struct Refused: Error {}
 
-        func serialize(
-            request: URLRequest?,
-            response: HTTPURLResponse?,
-            data: Data?,
-            error: (any Error)?
-        ) throws -> Int? {
-            if let error { throw error }
+        func serialize(_ input: ResponseInput) throws -> Int? {
+            if let error = input.error { throw error }
             if fails { throw Refused() }
-            return answersNil ? nil : data?.count ?? 0
+            return answersNil ? nil : input.data?.count ?? 0
         }
     }
 

@@ -9,7 +9,7 @@ import Testing
 import FoundationNetworking
 #endif
 
-/// A serializer that reads a ``ResponseView`` gets the parsed head's answers, the same as the
+/// A serializer that reads a ``ResponseInput``'s status and fields gets the parsed head's answers, the same as the
 /// `HTTPURLResponse` built from that head would give, and the manager builds no `HTTPURLResponse`
 /// for it (ResponseView.swift, docs/performance.md).
 @Suite("ResponseView: the parsed head, answering as HTTPURLResponse would")
@@ -24,23 +24,13 @@ struct ResponseViewTests {
         var all: [String] { list.withLock { $0 } }
     }
 
-    /// Records what it was given, and reads the status and `Content-Type` as a validator does.
-    struct Viewing: ResponseViewSerializing {
+    /// Reads the status and `Content-Type` as a validator does, through the input's parsed head.
+    struct Viewing: ResponseSerializing {
         let seen: Calls
 
-        func serialize(
-            request: URLRequest?,
-            response: HTTPURLResponse?,
-            data: Data?,
-            error: (any Error)?
-        ) throws -> String {
-            seen.append("response")
-            return "\(response?.statusCode ?? 0) \(response?.value(forHTTPHeaderField: "content-type") ?? "-")"
-        }
-
-        func serialize(request: URLRequest?, view: ResponseView?, data: Data?, error: (any Error)?) throws -> String {
+        func serialize(_ input: ResponseInput) throws -> String {
             seen.append("view")
-            return "\(view?.statusCode ?? 0) \(view?.value(forHTTPHeaderField: "content-type") ?? "-")"
+            return "\(input.statusCode ?? 0) \(input.value(forHTTPHeaderField: "content-type") ?? "-")"
         }
     }
 
@@ -68,7 +58,7 @@ struct ResponseViewTests {
         #expect(lazy.isBuilt, "the object is built when asked for")
     }
 
-    @Test func theManagerHandsAViewAndBuildsNoResponseUntilOneIsAskedFor() async throws {
+    @Test func theManagerHandsTheParsedHeadAndBuildsNoResponseUntilOneIsAskedFor() async throws {
         let manager = SessionManager()
         defer { manager.finishTasksAndInvalidate() }
         let seen = Calls()
@@ -84,7 +74,7 @@ struct ResponseViewTests {
         #expect(lazy.isBuilt)
     }
 
-    @Test func aSerializerThatReadsNoViewStillGetsTheResponse() async throws {
+    @Test func aSerializerThatAsksForTheResponseGetsIt() async throws {
         let manager = SessionManager()
         defer { manager.finishTasksAndInvalidate() }
         let seen = Calls()
@@ -97,17 +87,12 @@ struct ResponseViewTests {
         #expect(seen.all == ["response"])
     }
 
-    /// A serializer of the caller's: it knows nothing of views.
+    /// A serializer that asks for Foundation's object.
     struct PassthroughAndStatus: ResponseSerializing {
         let seen: Calls
-        func serialize(
-            request: URLRequest?,
-            response: HTTPURLResponse?,
-            data: Data?,
-            error: (any Error)?
-        ) throws -> String {
+        func serialize(_ input: ResponseInput) throws -> String {
             seen.append("response")
-            return "\(response?.statusCode ?? 0)"
+            return "\(input.response?.statusCode ?? 0)"
         }
     }
 }

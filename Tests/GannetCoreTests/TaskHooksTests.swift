@@ -310,14 +310,9 @@ struct TaskHooksTests {
 @Suite("AFNetworking-shaped completion")
 struct AFNetworkingShapeTests {
     struct OptionalLength: ResponseSerializing {
-        func serialize(
-            request: URLRequest?,
-            response: HTTPURLResponse?,
-            data: Data?,
-            error: (any Error)?
-        ) throws -> Int? {
-            if let error { throw error }
-            guard let data, !data.isEmpty else { return nil }
+        func serialize(_ input: ResponseInput) throws -> Int? {
+            if let error = input.error { throw error }
+            guard let data = input.data, !data.isEmpty else { return nil }
             return data.count
         }
     }

@@ -17,10 +17,9 @@ struct TransportErrorDeliveryTests {
     /// fix it turned a truncated body into `.success(500)`.
     struct IgnoresErrors: ResponseSerializing {
         let calls: CallCounter
-        func serialize(request: URLRequest?, response: HTTPURLResponse?, data: Data?, error: (any Error)?) throws -> Int
-        {
+        func serialize(_ input: ResponseInput) throws -> Int {
             calls.increment()
-            return data?.count ?? 0
+            return input.data?.count ?? 0
         }
     }
 

@@ -67,12 +67,7 @@ struct WholeResponseTests {
     func erasure() throws {
         struct Nested: ResponseSerializing {
             let value: Int??
-            func serialize(
-                request: URLRequest?,
-                response: HTTPURLResponse?,
-                data: Data?,
-                error: (any Error)?
-            ) throws -> Int?? { value }
+            func serialize(_ input: ResponseInput) throws -> Int?? { value }
         }
         #expect(
             try AnyResponseSerializer(Nested(value: .some(.none))).serialize(

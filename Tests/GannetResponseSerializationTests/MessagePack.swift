@@ -124,13 +124,8 @@ struct MessagePackSerializer: ResponseBodySerializing {
     var emptyResponseCodes = Self.defaultEmptyResponseCodes
     var emptyRequestMethods = Self.defaultEmptyRequestMethods
 
-    func serialize(
-        request: URLRequest?,
-        response: HTTPURLResponse?,
-        data: Data?,
-        error: (any Error)?
-    ) throws -> MessagePackValue {
-        guard let body = try validatedBody(request: request, response: response, data: data, error: error) else {
+    func serialize(_ input: ResponseInput) throws -> MessagePackValue {
+        guard let body = try validatedBody(input) else {
             return .nil
         }
         do {
@@ -138,8 +133,8 @@ struct MessagePackSerializer: ResponseBodySerializing {
         } catch {
             throw ResponseSerializationError.decodingFailed(
                 "MessagePack: \(error)",
-                response: response,
-                data: data,
+                response: input.response,
+                data: input.data,
                 underlyingError: error
             )
         }

@@ -103,13 +103,8 @@ struct ResponseSerializerRegistryTests {
     func ordering() throws {
         // Given a registry where a CSV-ish serializer is registered for text/csv after text/*
         struct Lines: ResponseSerializing {
-            func serialize(
-                request: URLRequest?,
-                response: HTTPURLResponse?,
-                data: Data?,
-                error: (any Error)?
-            ) throws -> [String] {
-                String(decoding: data ?? Data(), as: UTF8.self).split(separator: "\n").map(String.init)
+            func serialize(_ input: ResponseInput) throws -> [String] {
+                String(decoding: input.data ?? Data(), as: UTF8.self).split(separator: "\n").map(String.init)
             }
         }
         var registry = ResponseSerializerRegistry.standard

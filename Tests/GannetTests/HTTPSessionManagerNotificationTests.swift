@@ -21,15 +21,10 @@ struct HTTPSessionManagerNotificationTests {
         var acceptableStatusCodes = IndexSet(integersIn: 200..<300)
         var acceptableContentTypes: Set<MediaType>? = nil
 
-        func serialize(
-            request: URLRequest?,
-            response: HTTPURLResponse?,
-            data: Data?,
-            error: (any Error)?
-        ) throws -> String {
-            if let error { throw error }
-            try validate(response: response, data: data)
-            return String(decoding: data ?? Data(), as: UTF8.self)
+        func serialize(_ input: ResponseInput) throws -> String {
+            if let error = input.error { throw error }
+            try validate(input)
+            return String(decoding: input.data ?? Data(), as: UTF8.self)
         }
     }
 

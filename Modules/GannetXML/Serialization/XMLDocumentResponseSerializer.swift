@@ -33,13 +33,8 @@ public struct XMLDocumentResponseSerializer: ResponseBodySerializing {
     }
 
     /// Rethrows a transport error, validates the response, and parses the body.
-    public func serialize(
-        request: URLRequest?,
-        response: HTTPURLResponse?,
-        data: Data?,
-        error: (any Error)?
-    ) throws -> XMLDocument {
-        guard let body = try validatedBody(request: request, response: response, data: data, error: error) else {
+    public func serialize(_ input: ResponseInput) throws -> XMLDocument {
+        guard let body = try validatedBody(input) else {
             return .empty
         }
         do {
@@ -47,8 +42,8 @@ public struct XMLDocumentResponseSerializer: ResponseBodySerializing {
         } catch let error as XMLError {
             throw ResponseSerializationError.decodingFailed(
                 "XML parsing failed: \(error)",
-                response: response,
-                data: data,
+                response: input.response,
+                data: input.data,
                 underlyingError: error
             )
         }

@@ -53,13 +53,8 @@ public struct XMLParserResponseSerializer<Handler: XMLEventHandler, Output: Send
 
     /// Rethrows a transport error, validates the response, parses the body and returns the
     /// handler's result.
-    public func serialize(
-        request: URLRequest?,
-        response: HTTPURLResponse?,
-        data: Data?,
-        error: (any Error)?
-    ) throws -> Output {
-        guard let body = try validatedBody(request: request, response: response, data: data, error: error) else {
+    public func serialize(_ input: ResponseInput) throws -> Output {
+        guard let body = try validatedBody(input) else {
             return try result(makeHandler())
         }
         let handler: Handler
@@ -68,8 +63,8 @@ public struct XMLParserResponseSerializer<Handler: XMLEventHandler, Output: Send
         } catch let error as XMLError {
             throw ResponseSerializationError.decodingFailed(
                 "XML parsing failed: \(error)",
-                response: response,
-                data: data,
+                response: input.response,
+                data: input.data,
                 underlyingError: error
             )
         }

@@ -18,7 +18,10 @@ internal import Synchronization
 /// buffering), ends after a last element that reports the final counts when the task succeeds,
 /// and throws the task's error when it fails. Cancelling the Swift task that awaits
 /// ``response``, or calling ``cancel()``, cancels the transfer.
-public final class HTTPTransfer<Value: Sendable>: Sendable {
+///
+/// Named apart from the engine's `Transfer` (one libcurl transfer, internal to GannetCore): a
+/// tracked task is the caller's handle on a whole task, every attempt and hop included.
+public final class TrackedTask<Value: Sendable>: Sendable {
     /// The task, or `nil` when the request could not be built (then ``response`` throws why).
     public let task: SessionTask?
     /// Request body progress.
@@ -50,14 +53,14 @@ public final class HTTPTransfer<Value: Sendable>: Sendable {
         case .success(let request):
             let upload = uploadContinuation
             let download = downloadContinuation
-            let box = Mutex<HTTPTransfer<Value>?>(nil)
+            let box = Mutex<TrackedTask<Value>?>(nil)
             let task = session.dataTask(
                 with: request,
                 serializer: serializer,
                 uploadProgress: { upload.yield(TransferProgress($0)) },
                 downloadProgress: { download.yield(TransferProgress($0)) },
                 completionHandler: { response in
-                    let transfer = box.withLock { transfer -> HTTPTransfer<Value>? in
+                    let transfer = box.withLock { transfer -> TrackedTask<Value>? in
                         defer { transfer = nil }
                         return transfer
                     }
@@ -160,7 +163,7 @@ public struct TransferProgress: Sendable, Hashable {
 }
 
 extension HTTPSessionManager {
-    /// Starts `method` to `urlString` and returns a transfer whose progress and response you
+    /// Starts `method` to `urlString` and returns a tracked task whose progress and response you
     /// await, serialized by ``responseSerializer``.
     ///
     /// ```swift
@@ -173,7 +176,7 @@ extension HTTPSessionManager {
         _ urlString: String,
         parameters: Parameters? = nil,
         headers: [String: String]? = nil
-    ) -> HTTPTransfer<(any Sendable)?> {
+    ) -> TrackedTask<(any Sendable)?> {
         transfer(
             method,
             urlString,
@@ -190,11 +193,11 @@ extension HTTPSessionManager {
         parameters: Parameters? = nil,
         headers: [String: String]? = nil,
         serializer: Serializer
-    ) -> HTTPTransfer<Serializer.Output> {
+    ) -> TrackedTask<Serializer.Output> {
         let request = Result {
             try self.request(method: method, urlString: urlString, parameters: parameters, headers: headers)
         }
-        return HTTPTransfer(session: session, request: request, serializer: serializer)
+        return TrackedTask(session: session, request: request, serializer: serializer)
     }
 
     /// Starts a multipart `POST` (see
@@ -205,7 +208,7 @@ extension HTTPSessionManager {
         parameters: Parameters? = nil,
         headers: [String: String]? = nil,
         constructingBodyWith block: (inout MultipartFormData) throws -> Void
-    ) -> HTTPTransfer<(any Sendable)?> {
+    ) -> TrackedTask<(any Sendable)?> {
         let request = Result {
             try multipartRequest(
                 urlString: urlString,
@@ -214,6 +217,10 @@ extension HTTPSessionManager {
                 constructingBodyWith: block
             )
         }
-        return HTTPTransfer(session: session, request: request, serializer: AnyResponseSerializer(responseSerializer))
+        return TrackedTask(session: session, request: request, serializer: AnyResponseSerializer(responseSerializer))
     }
 }
+
+/// The former name of ``TrackedTask``.
+@available(*, deprecated, renamed: "TrackedTask")
+public typealias HTTPTransfer<Value: Sendable> = TrackedTask<Value>

@@ -1,0 +1,134 @@
+/// How one task's finished transfer becomes the response its completion handler receives, in
+/// order: a data task that became a download finishes its file, the cache takes the response,
+/// the metrics are reported, the ``ResultStage`` makes the result, the completion hook and
+/// monitors see it, the completion handler runs as its ``Delivery`` says, and
+/// `gannetTaskDidComplete` is posted.
+///
+/// Where it runs: on the processing queue, then the completion queue inside the completion
+/// group. The passthrough serializer (Gannet's own, constant time) with nothing else to do
+/// skips the processing queue: the whole delivery runs on the completion queue, or, delivered
+/// directly (the async API, which only resumes a continuation), where the transfer ended. A
+/// response serialized on the processing queue enters the manager's own completion queue
+/// there when nothing waits on it (``SessionManager/runOnCompletionQueue(_:maySync:_:)``).
+/// Each thread hop costs more than a whole small exchange on loopback (docs/performance.md).
+struct ResponsePipeline<Stage: ResultStage>: Sendable {
+    let manager: SessionManager
+    let stage: Stage
+    let delivery: Delivery
+    let completionHandler: @Sendable (DataResponse<Stage.Output>) -> Void
+
+    /// Where ``run(_:of:at:)`` builds the response.
+    private enum Site {
+        /// Where the transfer ended: only for the passthrough serializer delivered directly.
+        case engine
+        case processingQueue
+        /// Already on the completion queue: the passthrough serializer, queued delivery.
+        case completionQueue
+    }
+
+    /// The caller's settings a delivery reads, taken once when the transfer ends.
+    private struct Settings: Sendable {
+        let queue: DispatchQueue
+        let group: DispatchGroup?
+        let completionHook: SessionHooks.Completion?
+        let metricsHook: SessionHooks.MetricsCollected?
+    }
+
+    /// Delivers `outcome`, the end of `task`'s transfer; called where the transfer ended.
+    func deliver(_ outcome: TransferOutcome, of task: SessionTask) {
+        let (queue, group) = manager.completionSettings
+        let (completionHook, metricsHook) = manager.hooks.withLock {
+            ($0.taskDidComplete, $0.taskDidFinishCollectingMetrics)
+        }
+        let settings = Settings(queue: queue, group: group, completionHook: completionHook, metricsHook: metricsHook)
+        if case .queued = delivery { group?.enter() }
+        // Hooks are the caller's code, which must not run on the engine thread; monitors only
+        // enqueue, so they may. A data task that became a download moves its file, and the
+        // cache may ask the caller's hook and write to disk: never on the engine thread either.
+        let isPassthrough = Stage.self == SerializerStage<PassthroughResponseSerializer>.self
+        guard
+            isPassthrough && completionHook == nil && metricsHook == nil && outcome.becameDownload == nil
+                && outcome.cacheUpdate == nil
+        else {
+            return manager.processingQueue.async { run(outcome, of: task, at: .processingQueue, settings) }
+        }
+        if case .queued = delivery {
+            // The engine thread, the busiest with many transfers in flight, only enqueues it.
+            manager.runOnCompletionQueue(queue, maySync: false) {
+                run(outcome, of: task, at: .completionQueue, settings)
+            }
+        } else {
+            run(outcome, of: task, at: .engine, settings)
+        }
+    }
+
+    /// Builds the response and hands it over.
+    private func run(_ outcome: TransferOutcome, of task: SessionTask, at site: Site, _ settings: Settings) {
+        let outcome = manager.finishBecameDownload(outcome, of: task)
+        let lazy = outcome.lazyResponse
+        task.update { $0.lazyResponse = lazy }
+        if outcome.cacheUpdate != nil { manager.updateCache(with: outcome, of: task, response: lazy?.value) }
+        let monitor = task.monitor
+        if let metrics = outcome.metrics {
+            monitor?.didFinishCollecting(task, metrics)
+            settings.metricsHook?(manager, task, metrics)
+        }
+        let result = stage.result(of: outcome, response: lazy, task: task, manager: manager)
+        var built = DataResponse(
+            request: outcome.request,
+            lazyResponse: lazy,
+            data: outcome.data,
+            metrics: outcome.metrics,
+            result: result
+        )
+        if outcome.becameDownload != nil { built.fileURL = outcome.fileURL }
+        let response = built
+        monitor?.didSerialize(task, response)
+        settings.completionHook?(manager, task, response.error)
+        manager.releaseIfInvalidatedAndIdle()
+        hand(response, of: task, from: site, settings)
+    }
+
+    /// Runs the completion handler as ``delivery`` says, then posts `gannetTaskDidComplete`.
+    private func hand(
+        _ response: DataResponse<Stage.Output>,
+        of task: SessionTask,
+        from site: Site,
+        _ settings: Settings
+    ) {
+        let monitor = task.monitor
+        let notify: @Sendable () -> Void = { [manager, stage] in
+            guard manager.configuration.postsTaskNotifications else { return }
+            let userInfo = SessionManager.completionUserInfo(
+                stage: stage,
+                result: response.result,
+                data: response.data,
+                metrics: response.metrics
+            )
+            manager.postTaskNotification(.gannetTaskDidComplete, for: task, userInfo: userInfo)
+        }
+        switch delivery {
+        case .direct:
+            completionHandler(response)
+            monitor?.didFinish(task, error: response.error)
+            manager.processingQueue.async(execute: notify)
+        case .awaited(let pending):
+            // Left before the handler resumes the caller, who posts it (``PendingNotification``).
+            pending.leave(notify)
+            completionHandler(response)
+            monitor?.didFinish(task, error: response.error)
+        case .queued:
+            let finish: @Sendable () -> Void = { [completionHandler] in
+                completionHandler(response)
+                monitor?.didFinish(task, error: response.error)
+                settings.group?.leave()
+                notify()
+            }
+            switch site {
+            case .completionQueue: finish()
+            case .processingQueue: manager.runOnCompletionQueue(settings.queue, maySync: true, finish)
+            case .engine: manager.runOnCompletionQueue(settings.queue, maySync: false, finish)
+            }
+        }
+    }
+}

@@ -1,0 +1,54 @@
+/// What turns a finished transfer into a task's result, the one step of a ``ResponsePipeline``
+/// that differs between tasks: a response serializer for data and upload tasks
+/// (``SerializerStage``), the download finisher for download tasks (``DownloadSerializer``).
+/// Generic, so the pipeline calls it without a type probe or a cast.
+protocol ResultStage<Output>: Sendable {
+    /// The task's value on success.
+    associatedtype Output: Sendable
+
+    /// The task's result. Runs on the processing queue, or where the transfer ended for the
+    /// passthrough serializer (``ResponsePipeline``).
+    func result(
+        of outcome: TransferOutcome,
+        response: LazyResponse?,
+        task: SessionTask,
+        manager: SessionManager
+    ) -> Result<Output, any Error>
+
+    /// The serializer `gannetTaskDidComplete` names: the caller's, never a wrapper of Gannet's.
+    var reportedSerializer: any ResponseSerializing { get }
+
+    /// The file a successful download ended in, for `gannetTaskDidComplete`'s userInfo; `nil`
+    /// for tasks whose body stayed in memory.
+    func downloadedFile(in value: Output) -> URL?
+}
+
+extension ResultStage {
+    func downloadedFile(in value: Output) -> URL? { nil }
+}
+
+/// A data or upload task's result: its response serializer, run only over a transfer that
+/// succeeded (as AFNetworking's task delegate: a failed transfer's error goes to the
+/// completion as it is, and a serializer that ignored its `error` input cannot turn it into a
+/// success).
+struct SerializerStage<Serializer: ResponseSerializing>: ResultStage {
+    let serializer: Serializer
+    let reportedSerializer: any ResponseSerializing
+
+    init(_ serializer: Serializer) {
+        self.serializer = serializer
+        // Unwrapped once here, not at every completion.
+        reportedSerializer = (serializer as? AnyResponseSerializer)?.base ?? serializer
+    }
+
+    func result(
+        of outcome: TransferOutcome,
+        response: LazyResponse?,
+        task: SessionTask,
+        manager: SessionManager
+    ) -> Result<Serializer.Output, any Error> {
+        if let error = outcome.error { return .failure(error) }
+        let input = ResponseInput(request: outcome.request, lazyResponse: response, data: outcome.data, error: nil)
+        return Result { try serializer.serialize(input) }
+    }
+}
