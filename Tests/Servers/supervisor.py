@@ -183,6 +183,12 @@ class Supervisor:
         variants = list(nginx_config.TLS_VARIANTS)
 
         def launch():
+            # nginx binds its Unix socket before its ports and leaves the file behind when a port
+            # was taken (it exits without unlinking), so a retry would fail on the stale socket.
+            try:
+                os.unlink(nginx_config.unix_socket_path(self.directory))
+            except FileNotFoundError:
+                pass
             plain, h2c, *tls = free_ports(2 + len(variants))
             tls_ports = dict(zip(variants, tls))
             with open(config_path, "w") as f:
