@@ -22,10 +22,13 @@ extension FuzzTarget {
                     "control in \(line.debugDescription)"
                 )
                 require(parsed.name.utf8.count + parsed.value.utf8.count <= 4096, "size of \(line.debugDescription)")
-                require(parsed.path.map { $0.hasPrefix("/") } ?? true, "path \(String(describing: parsed.path))")
+                require(
+                    parsed.path.map { $0.utf8.first == UInt8(ascii: "/") } ?? true,
+                    "path \(String(describing: parsed.path))"
+                )
                 if let domain = parsed.domain {
                     require(
-                        !domain.hasPrefix(".") && domain == domain.lowercased(),
+                        domain.utf8.first != UInt8(ascii: ".") && domain == domain.lowercased(),
                         "domain \(domain.debugDescription)"
                     )
                 }
@@ -41,6 +44,12 @@ extension FuzzTarget {
                     "public suffix \(cookie.domain)"
                 )
                 require(!cookie.secure || secure, "Secure from http: \(line.debugDescription)")
+                if CookieStore.hasPrefix(cookie.name, "__Host-") {
+                    require(
+                        cookie.secure && cookie.hostOnly && cookie.path == "/",
+                        "__Host- rules: \(line.debugDescription)"
+                    )
+                }
             }
         }
         require(store.cookies.count <= 40, "\(store.cookies.count) cookies kept")

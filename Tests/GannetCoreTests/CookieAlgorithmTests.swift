@@ -164,6 +164,26 @@ struct CookieAlgorithmTests {
         #expect(candidate("__Host-x", from: "https://h/") == .failure(.prefixRequirements))
     }
 
+    /// Found by the set-cookie fuzz target: `String` comparison joins a combining mark to the
+    /// `/` or `-` before it and equates canonically equivalent text; the algorithms compare bytes.
+    @Test func namesAndPathsAreComparedAsBytesNotAsCharacters() throws {
+        // A combining mark after `__Host-` still makes a `__Host-` name (it starts with those bytes).
+        #expect(candidate("__Host-\u{301}a=b", from: "http://h/") == .failure(.prefixRequirements))
+        #expect(candidate("__Secure-\u{301}a=b", from: "https://h/") == .failure(.prefixRequirements))
+        // A path whose first byte is `/` is a path, and matches only requests under its bytes.
+        let marked = try candidate("a=b; Path=/\u{301}x", from: "http://h/").get()
+        #expect(marked.path == "/\u{301}x")
+        #expect(CookieStore.pathMatches("/\u{301}x/y", "/\u{301}x"))
+        #expect(CookieStore.defaultPath("/\u{301}x/y") == "/\u{301}x")
+        // "é" and "e" + U+0301 look alike but are different bytes: different paths and names.
+        #expect(!CookieStore.pathMatches("/caf\u{E9}", "/cafe\u{301}"))
+        #expect(!CookieStore.pathMatches("/caf\u{E9}/x", "/cafe\u{301}/"))
+        var store = CookieStore()
+        _ = store.receive("caf\u{E9}=1", from: origin("http://h/"), now: now)
+        _ = store.receive("cafe\u{301}=2", from: origin("http://h/"), now: now)
+        #expect(store.cookies.count == 2)
+    }
+
     @Test func step16PlainHTTPCannotShadowASecureCookie() {
         var store = CookieStore()
         #expect(

@@ -70,7 +70,8 @@ struct CookieStore: Sendable {
             guard let components = URLComponents(url: url, resolvingAgainstBaseURL: true),
                 let host = components.host?.lowercased(), !host.isEmpty
             else { return nil }
-            self.host = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+            self.host = host.utf8.first == UInt8(ascii: "[") && host.utf8.last == UInt8(ascii: "]")
+                ? String(host.dropFirst().dropLast()) : host
             path = components.percentEncodedPath
             // §5.8.3: "secure" is TLS; http to localhost is not secure here.
             isSecure = ["https", "wss"].contains(components.scheme?.lowercased() ?? "")
@@ -123,7 +124,7 @@ struct CookieStore: Sendable {
         guard domain.utf8.allSatisfy({ $0 < 0x80 }) else { return .failure(.nonASCIIDomain) }
         // Step 9: a public suffix is only accepted as the host itself, and then host-only.
         if !domain.isEmpty, PublicSuffix.isPublicSuffix(domain) {
-            guard domain == origin.host else { return .failure(.publicSuffixDomain) }
+            guard Self.sameBytes(domain, origin.host) else { return .failure(.publicSuffixDomain) }
             domain = ""
         }
         // Step 10: a Domain the host domain-matches covers its subdomains; none (or an empty
@@ -164,7 +165,7 @@ struct CookieStore: Sendable {
         // Step 16: a plain-http response may not overwrite or shadow a Secure cookie.
         if !cookie.secure, !fromSecureOrigin,
             cookies.contains(where: {
-                $0.secure && $0.name == cookie.name
+                $0.secure && Self.sameBytes($0.name, cookie.name)
                     && (Self.domainMatches($0.domain, cookie.domain) || Self.domainMatches(cookie.domain, $0.domain))
                     && Self.pathMatches(cookie.path, $0.path)
             })
@@ -239,7 +240,8 @@ struct CookieStore: Sendable {
     /// no "site for cookies", so every request is same-site, as in libcurl.
     static func matches(_ cookie: StoredCookie, _ origin: Origin, now: Date) -> Bool {
         guard !cookie.isExpired(at: now), !cookie.secure || origin.isSecure else { return false }
-        let domainOK = cookie.hostOnly ? origin.host == cookie.domain : domainMatches(origin.host, cookie.domain)
+        let domainOK =
+            cookie.hostOnly ? sameBytes(origin.host, cookie.domain) : domainMatches(origin.host, cookie.domain)
         return domainOK && pathMatches(origin.path, cookie.path)
     }
 
@@ -270,10 +272,28 @@ struct CookieStore: Sendable {
 
     // MARK: §5.1, the subcomponent algorithms
 
+    // Names, domains and paths are compared as bytes, as §5.1 compares octets (docs/auth-cookies-cache.md).
+    // `String`'s own comparison works on grapheme clusters under canonical equivalence: a
+    // combining mark joins the `/` or `-` before it (`"/\u{301}a"` would not start with `/`, and
+    // `"__Host-\u{301}x"` would escape the `__Host-` rules), and `"é"` equals `"e\u{301}"`.
+
+    /// The same bytes.
+    static func sameBytes(_ a: String, _ b: String) -> Bool { a.utf8.elementsEqual(b.utf8) }
+
+    /// `string`'s bytes start with `prefix`'s.
+    static func bytes(of string: String, startWith prefix: String) -> Bool {
+        string.utf8.count >= prefix.utf8.count && string.utf8.prefix(prefix.utf8.count).elementsEqual(prefix.utf8)
+    }
+
+    /// `string`'s bytes end with `suffix`'s.
+    static func bytes(of string: String, endWith suffix: String) -> Bool {
+        string.utf8.count >= suffix.utf8.count && string.utf8.suffix(suffix.utf8.count).elementsEqual(suffix.utf8)
+    }
+
     /// §5.1.3: `host` is `domain`, or ends in `.domain` and is not an IP address.
     static func domainMatches(_ host: String, _ domain: String) -> Bool {
-        if host == domain { return true }
-        return host.hasSuffix("." + domain) && !isIPAddress(host)
+        if sameBytes(host, domain) { return true }
+        return bytes(of: host, endWith: "." + domain) && !isIPAddress(host)
     }
 
     /// An IPv4 or IPv6 literal, to which a `Domain` never applies.
@@ -284,23 +304,28 @@ struct CookieStore: Sendable {
     /// §5.1.4: the default path of a request path, its directory without the trailing `/`:
     /// `/a/b/` gives `/a/b`, `/a/b` gives `/a`, `/a` and `/` give `/`.
     static func defaultPath(_ uriPath: String) -> String {
-        guard uriPath.hasPrefix("/"), let last = uriPath.lastIndex(of: "/"), last != uriPath.startIndex else {
+        let bytes = uriPath.utf8
+        let slash = UInt8(ascii: "/")
+        guard bytes.first == slash, let last = bytes.lastIndex(of: slash), last != bytes.startIndex else {
             return "/"
         }
-        return String(uriPath[..<last])
+        return String(decoding: bytes[..<last], as: UTF8.self)
     }
 
     /// §5.1.4: the cookie path is the request path, or a prefix of it that ends in `/` or is
     /// followed by `/`. An empty request path is `/`.
     static func pathMatches(_ requestPath: String, _ cookiePath: String) -> Bool {
         let path = requestPath.isEmpty ? "/" : requestPath
-        if path == cookiePath { return true }
-        guard path.hasPrefix(cookiePath) else { return false }
-        return cookiePath.hasSuffix("/") || path.dropFirst(cookiePath.count).first == "/"
+        if sameBytes(path, cookiePath) { return true }
+        guard bytes(of: path, startWith: cookiePath) else { return false }
+        let slash = UInt8(ascii: "/")
+        return cookiePath.utf8.last == slash || path.utf8.dropFirst(cookiePath.utf8.count).first == slash
     }
 
-    /// The cookie prefixes are matched in any case (§4.1.3: `__SECURE-` is `__Secure-`).
+    /// The cookie prefixes are matched in any ASCII case (§4.1.3: `__SECURE-` is `__Secure-`).
     static func hasPrefix(_ name: String, _ prefix: String) -> Bool {
-        name.utf8.count >= prefix.utf8.count && name.prefix(prefix.count).lowercased() == prefix.lowercased()
+        let lower: (UInt8) -> UInt8 = { (0x41...0x5A).contains($0) ? $0 | 0x20 : $0 }
+        return name.utf8.count >= prefix.utf8.count
+            && name.utf8.prefix(prefix.utf8.count).map(lower).elementsEqual(prefix.utf8.map(lower))
     }
 }

@@ -24,7 +24,8 @@ struct StoredCookie: Equatable, Sendable, Codable {
 
     /// Same name, domain, host-only flag and path: the later replaces the earlier (§5.7 step 23).
     func sameKey(_ other: StoredCookie) -> Bool {
-        name == other.name && domain == other.domain && hostOnly == other.hostOnly && path == other.path
+        CookieStore.sameBytes(name, other.name) && CookieStore.sameBytes(domain, other.domain)
+            && hostOnly == other.hostOnly && CookieStore.sameBytes(path, other.path)
     }
 
     func isExpired(at now: Date) -> Bool { expires.map { $0 <= now } ?? false }
@@ -54,13 +55,13 @@ struct StoredCookie: Equatable, Sendable, Codable {
     /// character, name and value over 4096 bytes, an empty domain).
     init?(_ cookie: HTTPCookie, created: Date) {
         let domain = cookie.domain.lowercased()
-        let bare = String(domain.drop(while: { $0 == "." }))
+        let bare = String(decoding: domain.utf8.drop(while: { $0 == UInt8(ascii: ".") }), as: UTF8.self)
         guard !bare.isEmpty, Self.isAcceptable(name: cookie.name, value: cookie.value) else { return nil }
         self.init(
             name: cookie.name,
             value: cookie.value,
             domain: bare,
-            hostOnly: !domain.hasPrefix("."),
+            hostOnly: domain.utf8.first != UInt8(ascii: "."),
             path: cookie.path.isEmpty ? "/" : cookie.path,
             secure: cookie.isSecure,
             httpOnly: cookie.isHTTPOnly,
