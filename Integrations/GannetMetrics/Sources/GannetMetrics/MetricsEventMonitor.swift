@@ -34,7 +34,7 @@ public final class MetricsEventMonitor: EventMonitor {
         public static let requestBodySize = "http.client.request.body.size"
         /// Response body bytes received per task.
         public static let responseBodySize = "http.client.response.body.size"
-        /// One per failed task, by ``MetricsEventMonitor/errorType(of:)``.
+        /// One per failed task, by GannetCore's `errorTypeName(_:)`.
         public static let errors = "gannet.client.errors"
         /// One per retry.
         public static let retries = "gannet.client.retries"
@@ -108,7 +108,7 @@ public final class MetricsEventMonitor: EventMonitor {
             dimensions.append(("http.response.status_class", "\(status / 100)xx"))
         }
         if let error {
-            let type = Self.errorType(of: error)
+            let type = errorTypeName(error)
             dimensions.append(("error.type", type))
             Counter(label: Label.errors, dimensions: [("error.type", type)] + hostDimensions(task), factory: factory)
                 .increment()
@@ -124,27 +124,6 @@ public final class MetricsEventMonitor: EventMonitor {
     }
 
     // MARK: Dimensions
-
-    /// A short, bounded name for the kind of `error`, OpenTelemetry's `error.type`: `cancelled`,
-    /// `timedOut`, a ``GannetError`` code's name, `URLError.<raw value>` for other URL errors,
-    /// else the error's type name.
-    public static func errorType(of error: any Error) -> String {
-        if let error = error as? GannetError { return error.code.name }
-        if let error = error as? URLError {
-            switch error.code {
-            case .cancelled: return "cancelled"
-            case .timedOut: return "timedOut"
-            case .cannotConnectToHost: return "cannotConnectToHost"
-            case .cannotFindHost: return "cannotFindHost"
-            case .networkConnectionLost: return "networkConnectionLost"
-            case .badServerResponse: return "badServerResponse"
-            case .secureConnectionFailed: return "secureConnectionFailed"
-            case .zeroByteResource: return "zeroByteResource"
-            default: return "URLError.\(error.code.rawValue)"
-            }
-        }
-        return String(describing: type(of: error))
-    }
 
     private func hostDimensions(_ task: SessionTask) -> [(String, String)] {
         [("server.address", task.originalRequest?.url?.host ?? "")]

@@ -85,7 +85,7 @@ struct MetricsEventMonitorTests {
         let refused = await send(URLRequest(url: URL(string: "http://127.0.0.1:1/")!), through: manager)
         #expect((refused.error as? URLError)?.code == .cannotConnectToHost)
         let empty = await send(URLRequest(url: servers.fault.appendingPathComponent("empty-reply")), through: manager)
-        let emptyType = MetricsEventMonitor.errorType(of: try #require(empty.error))
+        let emptyType = errorTypeName(try #require(empty.error))
 
         let stalled = manager.dataTask(
             with: URLRequest(url: servers.fault.appendingPathComponent("stall")),

@@ -84,7 +84,7 @@ public final class TracingEventMonitor: EventMonitor {
         let status = (task.response as? HTTPURLResponse)?.statusCode
         span.attributes["http.response.status_code"] = status
         if let error {
-            span.attributes["error.type"] = ErrorType.of(error)
+            span.attributes["error.type"] = errorTypeName(error)
             span.recordError(CredentialRedaction.RedactedError(error))
             span.setStatus(SpanStatus(code: .error, message: CredentialRedaction.text(String(describing: error))))
         } else if let status, status >= 400 {
