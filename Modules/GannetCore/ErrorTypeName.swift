@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(FoundationNetworking)
-    import FoundationNetworking
+import FoundationNetworking
 #endif
 
 /// A short, bounded name for the kind of a failure, as OpenTelemetry's `error.type` attribute

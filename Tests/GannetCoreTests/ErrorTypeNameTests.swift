@@ -3,7 +3,7 @@ import GannetCore
 import Testing
 
 #if canImport(FoundationNetworking)
-    import FoundationNetworking
+import FoundationNetworking
 #endif
 
 /// `errorTypeName(_:)`, the one `error.type` the metrics and tracing integrations share: short,

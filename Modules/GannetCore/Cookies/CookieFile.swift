@@ -33,7 +33,8 @@ enum CookieFile {
     static func isSound(_ cookie: StoredCookie) -> Bool {
         guard StoredCookie.isAcceptable(name: cookie.name, value: cookie.value), !cookie.domain.isEmpty,
             cookie.domain.utf8.allSatisfy({ $0 < 0x80 && $0 > 0x20 && $0 != UInt8(ascii: ";") }),
-            cookie.path.utf8.first == UInt8(ascii: "/"), cookie.path.utf8.count <= SetCookieLine.maximumAttributeValueBytes,
+            cookie.path.utf8.first == UInt8(ascii: "/"),
+            cookie.path.utf8.count <= SetCookieLine.maximumAttributeValueBytes,
             !cookie.path.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == UInt8(ascii: ";") })
         else { return false }
         // A public suffix is only ever a host-only cookie's host (§5.7 step 9).

@@ -70,7 +70,8 @@ struct CookieStore: Sendable {
             guard let components = URLComponents(url: url, resolvingAgainstBaseURL: true),
                 let host = components.host?.lowercased(), !host.isEmpty
             else { return nil }
-            self.host = host.utf8.first == UInt8(ascii: "[") && host.utf8.last == UInt8(ascii: "]")
+            self.host =
+                host.utf8.first == UInt8(ascii: "[") && host.utf8.last == UInt8(ascii: "]")
                 ? String(host.dropFirst().dropLast()) : host
             path = components.percentEncodedPath
             // §5.8.3: "secure" is TLS; http to localhost is not secure here.
