@@ -36,9 +36,9 @@ extension SessionManager {
 
     /// The credential default handling answers a first challenge with (AFNetworking 2's
     /// `credential`): with no challenge handler, a `401` or `407` is retried with it once. It
-    /// names no protection space, so it goes only to the origin of the request the caller made
-    /// (and the configured proxy), in ``credentialSchemes``: never to another origin a redirect
-    /// led to, never as Basic when `.basic` is not among them.
+    /// names no protection space, so it goes only to the origin of the request the caller made,
+    /// in ``credentialSchemes``: never to another origin a redirect led to, never to a proxy's
+    /// `407`, never as Basic when `.basic` is not among them.
     public var credential: URLCredential? {
         get { hooks.withLock { $0.credential } }
         set { hooks.withLock { $0.credential = newValue } }
@@ -49,8 +49,8 @@ extension SessionManager {
     /// `.digest` or `.ntlm` and a server that offers only Basic gets nothing: the `401`
     /// reaches the caller (curl's `--digest`, httpie's `--auth-type digest`). Either way these
     /// credentials go only to the origin of the request the caller made (scheme, host, port),
-    /// never to another origin a redirect leads to; a configured proxy's `407` is judged by
-    /// scheme only (docs/auth-cookies-cache.md). A task reads it when it starts.
+    /// never to another origin a redirect leads to, nor to a proxy (docs/auth-cookies-cache.md).
+    /// A task reads it when it starts.
     public var credentialSchemes: AuthenticationSchemes {
         get { hooks.withLock { $0.credentialSchemes } }
         set { hooks.withLock { $0.credentialSchemes = newValue } }

@@ -135,6 +135,25 @@ struct AuthenticationChallengeTests {
         #expect(asked.all.count == 2)
     }
 
+    /// The manager's credential is the origin's: a proxy's `407` never gets it, in any scheme,
+    /// even when it happens to be what the proxy wants (it would read the server's password).
+    /// The `407` is the response, sent once, and no `Proxy-Authorization` reached the proxy.
+    @Test func theManagersCredentialNeverAnswersAProxy() async throws {
+        var configuration = SessionConfiguration.ephemeral
+        configuration.proxy = .url(servers.authenticatingProxy)
+        let manager = SessionManager(configuration: configuration)
+        defer { manager.invalidateAndCancel() }
+        let credentials = servers.proxyCredentials
+        manager.credential = URLCredential(user: credentials.user, password: credentials.password, persistence: .none)
+        let marker = "/get?leak-probe=\(UUID().uuidString)"
+        let response = await get(manager, servers.httpbin.adding(marker))
+        #expect(response.response?.statusCode == 407, "\(String(describing: response.error))")
+        let log = try String(contentsOfFile: servers.proxyLog, encoding: .utf8)
+        let heads = log.components(separatedBy: "--- port").filter { $0.contains(marker) }
+        #expect(heads.count == 1, "\(heads)")
+        #expect(!heads.contains { $0.lowercased().contains("proxy-authorization") }, "\(heads)")
+    }
+
     /// The authenticating proxy's 407 reaches the handler as a proxy's challenge.
     @Test func aProxysChallengeIsAnsweredToo() async throws {
         var configuration = SessionConfiguration.ephemeral

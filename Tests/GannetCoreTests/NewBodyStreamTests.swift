@@ -71,7 +71,13 @@ struct NewBodyStreamTests {
         let manager = SessionManager(configuration: configuration)
         defer { manager.invalidateAndCancel() }
         let credentials = servers.proxyCredentials
-        manager.credential = URLCredential(user: credentials.user, password: credentials.password, persistence: .none)
+        manager.setAuthenticationChallengeHandler { _, _, challenge in
+            challenge.protectionSpace.isProxy
+                ? .useCredential(
+                    URLCredential(user: credentials.user, password: credentials.password, persistence: .none)
+                )
+                : .performDefaultHandling
+        }
 
         let refused = await post(manager, servers.httpbin.adding("/post"))
         #expect(gannetCode(refused.error) == .requestRetryFailed, "\(String(describing: refused.error))")
