@@ -42,7 +42,13 @@ public struct ResponseInput {
     }
 
     /// The input of a transfer whose response head was parsed by the engine.
-    init(request: URLRequest?, lazyResponse: LazyResponse?, data: Data?, fileURL: URL? = nil, error: (any Error)?) {
+    package init(
+        request: URLRequest?,
+        lazyResponse: LazyResponse?,
+        data: Data?,
+        fileURL: URL? = nil,
+        error: (any Error)?
+    ) {
         self.request = request
         view = lazyResponse.map(ResponseView.init)
         self.data = data
