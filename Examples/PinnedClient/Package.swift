@@ -3,8 +3,9 @@
 // An app package that depends on Gannet by path, as docs/plugins.md describes: PinnedClient pins
 // the certificates under Sources/PinnedClient/Certificates, compiled in by the
 // GannetEmbedCertificates plugin. JSONClient, CoreClient and XMLClient are the smallest apps of
-// three products, SerializersClient the serializers without the engine; scripts/check-linkage.sh checks what each executable links. Built and run in
-// CI by scripts/check-example.sh.
+// three products, SerializersClient the serializers without the engine;
+// scripts/check-linkage.sh checks what each executable links. Built and run in CI by
+// scripts/check-example.sh.
 import PackageDescription
 
 let package = Package(

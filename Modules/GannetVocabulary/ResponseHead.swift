@@ -1,6 +1,6 @@
 /// A response head as the server sent it: the status line's parts and every header field in
 /// arrival order, repeated names kept apart (`HTTPURLResponse` merges them into a dictionary
-/// and forgets the reason phrase). Read it from ``DataResponse/responseHead``; a tool that
+/// and forgets the reason phrase). Read it from `DataResponse.responseHead`; a tool that
 /// shows a response, like `gannet`, prints this rather than a reconstruction.
 ///
 /// Parsed heads are turned into an `HTTPURLResponse` only when someone needs one, because

@@ -18,7 +18,7 @@ public struct ResponseInput {
     public var data: Data?
     /// The file a download task wrote the body to; `nil` for a body kept in memory.
     public var fileURL: URL?
-    /// The transport error. A ``SessionManager`` never runs a serializer over one (a failed
+    /// The transport error. A `SessionManager` never runs a serializer over one (a failed
     /// transfer's error reaches the completion as it is); a caller that runs a serializer
     /// itself may pass one, and Gannet's serializers rethrow it.
     public var error: (any Error)?
