@@ -17,6 +17,7 @@ let package = Package(
     name: "Gannet",
     products: [
         .library(name: "GannetCore", targets: ["GannetCore"]),
+        .library(name: "GannetVocabulary", targets: ["GannetVocabulary"]),
         .library(name: "GannetRequestSerialization", targets: ["GannetRequestSerialization"]),
         .library(name: "GannetResponseSerialization", targets: ["GannetResponseSerialization"]),
         .library(name: "GannetXML", targets: ["GannetXML"]),
@@ -60,9 +61,17 @@ let package = Package(
         ),
 
         // MARK: Library modules
+        // Media types, the response serializer protocols and their input, the parsed response
+        // head: Foundation only, no C library, so the serializers built on it can be used
+        // without the engine (docs/core.md, "Modules").
+        .target(
+            name: "GannetVocabulary",
+            path: "Modules/GannetVocabulary",
+            swiftSettings: strictSettings
+        ),
         .target(
             name: "GannetCore",
-            dependencies: ["CCurl", "COpenSSL", "CPSL"],
+            dependencies: ["GannetVocabulary", "CCurl", "COpenSSL", "CPSL"],
             path: "Modules/GannetCore",
             swiftSettings: strictSettings
         ),
@@ -74,7 +83,7 @@ let package = Package(
         ),
         .target(
             name: "GannetResponseSerialization",
-            dependencies: ["GannetCore"],
+            dependencies: ["GannetVocabulary"],
             path: "Modules/GannetResponseSerialization",
             swiftSettings: strictSettings
         ),
@@ -135,13 +144,13 @@ let package = Package(
         ),
         .testTarget(
             name: "GannetResponseSerializationTests",
-            dependencies: ["GannetResponseSerialization", "GannetTestSupport"],
+            dependencies: ["GannetResponseSerialization", "GannetCore", "GannetTestSupport"],
             path: "Tests/GannetResponseSerializationTests",
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "GannetXMLTests",
-            dependencies: ["GannetXML", "GannetTestSupport"],
+            dependencies: ["GannetXML", "GannetCore", "GannetTestSupport"],
             path: "Tests/GannetXMLTests",
             swiftSettings: strictSettings
         ),
@@ -224,7 +233,8 @@ let package = Package(
 // as libraries without a `main`. `@testable import` reaches the internal parsers: debug only.
 if Context.environment["GANNET_FUZZ"] != nil {
     let fuzzed = [
-        "GannetCore", "GannetRequestSerialization", "GannetResponseSerialization", "GannetXML", "GannetSecurity",
+        "GannetVocabulary", "GannetCore", "GannetRequestSerialization", "GannetResponseSerialization", "GannetXML",
+        "GannetSecurity",
     ]
     let instrumentation: [SwiftSetting] = [.unsafeFlags(["-sanitize=fuzzer,address"])]
     for target in package.targets where fuzzed.contains(target.name) {

@@ -12,7 +12,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-products="GannetCore GannetRequestSerialization GannetResponseSerialization GannetXML GannetSecurity GannetReachability Gannet"
+products="GannetCore GannetRequestSerialization GannetResponseSerialization GannetXML GannetSecurity GannetReachability Gannet GannetVocabulary"
 
 build=1
 if [ "${1:-}" = "--no-build" ]; then

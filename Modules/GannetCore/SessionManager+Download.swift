@@ -5,10 +5,10 @@ extension SessionManager {
     ///
     /// When the transfer ends:
     /// 1. The response goes through the manager's ``responseSerializer`` (as it was when the task
-    ///    was created) is asked ``ResponseSerializing/validate(_:)`` with the file and its first
+    ///    was created) is asked `ResponseSerializing.validate(_:)` with the file and its first
     ///    64 KiB, which every `ResponseValidating` serializer answers: a status or content type it refuses fails the task with its error,
     ///    which keeps the first 64 KiB of the body, and the file is deleted. The core's default
-    ///    ``PassthroughResponseSerializer`` accepts every response.
+    ///    `PassthroughResponseSerializer` accepts every response.
     /// 2. The destination is the URL the session's
     ///    ``setDownloadTaskDidFinishDownloading(_:)`` hook returns, else the one `destination`
     ///    returns; with neither, the file stays in the temporary folder and its URL is the result.

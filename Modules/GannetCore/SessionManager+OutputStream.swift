@@ -16,7 +16,7 @@ extension SessionManager {
     /// and the response see no body (`data` is `nil`), except for a memory stream
     /// (`OutputStream.toMemory()`), whose bytes are the data, as AFURLConnectionOperation's
     /// `responseData` read them: use a serializer that validates the status, or
-    /// ``PassthroughResponseSerializer``. A response
+    /// `PassthroughResponseSerializer`. A response
     /// cannot be written twice into one stream, so an interceptor's retry after body bytes were
     /// written fails with ``GannetError/Code/outputStreamFailed``. The body of every part of a
     /// `multipart/x-mixed-replace` response is appended, and the response disposition may not

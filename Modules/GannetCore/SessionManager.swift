@@ -63,7 +63,7 @@ public final class SessionManager: Sendable {
     }
 
     /// The serializer used by tasks created without one. Defaults to
-    /// ``PassthroughResponseSerializer``; the `Gannet` product's `HTTPSessionManager` uses JSON.
+    /// `PassthroughResponseSerializer`; the `Gannet` product's `HTTPSessionManager` uses JSON.
     public var responseSerializer: any ResponseSerializing {
         get { settings.withLock { $0.responseSerializer } }
         set { settings.withLock { $0.responseSerializer = newValue } }

@@ -1,1 +1,1 @@
-@_exported public import GannetCore
+@_exported public import GannetVocabulary

@@ -11,7 +11,7 @@ extension ResponseSerializerRegistry {
         return registry
     }
 
-    /// Registers ``XMLDocumentResponseSerializer`` for ``MediaType/xmlTypes``, by default ahead
+    /// Registers ``XMLDocumentResponseSerializer`` for ``GannetVocabulary/MediaType/xmlTypes``, by default ahead
     /// of every existing entry (the standard registry's `text/*` entry would otherwise take
     /// `text/xml`).
     public mutating func registerXML(options: XMLParsingOptions = XMLParsingOptions(), placement: Placement = .first) {

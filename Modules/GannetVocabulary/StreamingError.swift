@@ -1,4 +1,4 @@
-/// A failure of an event stream (``EventSource``, ``EventStreamParser``) or a line stream (the
+/// A failure of an event stream (`EventSource`, `EventStreamParser`) or a line stream (the
 /// JSON Lines serializer): a server that sent something other than a stream, or a stream over
 /// its limits. Transport failures stay `URLError`s, as everywhere in Gannet.
 ///
@@ -49,7 +49,7 @@ public struct StreamingError: Error, Sendable, CustomStringConvertible {
     /// The error that caused this one, such as a `DecodingError`.
     public let underlyingError: (any Error)?
 
-    /// Creates an error; the serializer modules built on the core create these too.
+    /// Creates an error; the serializer modules built on this vocabulary create these too.
     public init(
         _ code: Code,
         _ message: String,

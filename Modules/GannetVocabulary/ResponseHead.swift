@@ -1,6 +1,6 @@
 /// A response head as the server sent it: the status line's parts and every header field in
 /// arrival order, repeated names kept apart (`HTTPURLResponse` merges them into a dictionary
-/// and forgets the reason phrase). Read it from ``DataResponse/responseHead``; a tool that
+/// and forgets the reason phrase). Read it from `DataResponse.responseHead`; a tool that
 /// shows a response, like `gannet`, prints this rather than a reconstruction.
 ///
 /// Parsed heads are turned into an `HTTPURLResponse` only when someone needs one, because
@@ -16,6 +16,19 @@ public struct ResponseHead: Equatable, Sendable {
     /// The reason phrase as sent (`OK`, `FOUND`, `Teapot`), or empty: HTTP/2 has none.
     public var reasonPhrase: String = ""
 
+    /// A head as parsed (the engine's parser, a cached response).
+    package init(
+        statusCode: Int,
+        httpVersion: String,
+        fields: [(name: String, value: String)],
+        reasonPhrase: String = ""
+    ) {
+        self.statusCode = statusCode
+        self.httpVersion = httpVersion
+        self.fields = fields
+        self.reasonPhrase = reasonPhrase
+    }
+
     /// Equal status lines and equal fields in the same order.
     public static func == (a: ResponseHead, b: ResponseHead) -> Bool {
         a.statusCode == b.statusCode && a.httpVersion == b.httpVersion && a.reasonPhrase == b.reasonPhrase
@@ -23,17 +36,17 @@ public struct ResponseHead: Equatable, Sendable {
     }
 
     /// The first value of `name`, compared case-insensitively.
-    func value(_ name: String) -> String? {
+    package func value(_ name: String) -> String? {
         fields.first { ASCII.equalsIgnoringCase($0.name, name) }?.value
     }
 
     /// The declared body length, `-1` when absent or invalid.
-    var expectedContentLength: Int64 {
+    package var expectedContentLength: Int64 {
         value("Content-Length").flatMap { Int64($0) }.flatMap { $0 >= 0 ? $0 : nil } ?? -1
     }
 
     /// Fields merged the way `HTTPURLResponse` wants them: repeated names joined by ", ".
-    var mergedFields: [String: String] {
+    package var mergedFields: [String: String] {
         var merged: [String: String] = [:]
         var canonical: [String: String] = [:]
         for (name, value) in fields {
@@ -48,7 +61,7 @@ public struct ResponseHead: Equatable, Sendable {
         return merged
     }
 
-    func makeResponse(url: URL) -> HTTPURLResponse? {
+    package func makeResponse(url: URL) -> HTTPURLResponse? {
         HTTPURLResponse(url: url, statusCode: statusCode, httpVersion: httpVersion, headerFields: mergedFields)
     }
 }

@@ -3,18 +3,18 @@ internal import Synchronization
 /// Builds a response's `HTTPURLResponse` on first use. Foundation's initializer costs about
 /// as much CPU as the rest of a small exchange together (measured with callgrind: 63k
 /// instructions of 300k per request), so paths that never look at it do not pay for it.
-final class LazyResponse: Sendable {
+package final class LazyResponse: Sendable {
     private let head: ResponseHead
     private let url: URL
     private let isPrebuilt: Bool
     /// The head as parsed, when there was one (a prebuilt response may come without).
-    let rawHead: ResponseHead?
+    package let rawHead: ResponseHead?
     private let cache = Mutex<CachedResponse?>(nil)
 
     // @unchecked: HTTPURLResponse is immutable once built.
     private struct CachedResponse: @unchecked Sendable { let response: HTTPURLResponse? }
 
-    init(head: ResponseHead, url: URL) {
+    package init(head: ResponseHead, url: URL) {
         self.head = head
         self.url = url
         isPrebuilt = false
@@ -23,13 +23,13 @@ final class LazyResponse: Sendable {
 
     /// Wraps a response that was already built (a hook needed it during the transfer); a
     /// one-argument initializer, so that `LazyResponse.init(prebuilt:)` can be passed to `map`.
-    convenience init(prebuilt response: HTTPURLResponse) {
+    package convenience init(prebuilt response: HTTPURLResponse) {
         self.init(prebuilt: response, head: nil)
     }
 
     /// Wraps a response that was already built, with the parsed head it was built from when
     /// there is one.
-    init(prebuilt response: HTTPURLResponse, head parsed: ResponseHead?) {
+    package init(prebuilt response: HTTPURLResponse, head parsed: ResponseHead?) {
         rawHead = parsed
         head = parsed ?? ResponseHead(statusCode: response.statusCode, httpVersion: "", fields: [])
         url = response.url ?? URL(fileURLWithPath: "/")
@@ -37,7 +37,7 @@ final class LazyResponse: Sendable {
         cache.withLock { $0 = CachedResponse(response: response) }
     }
 
-    var value: HTTPURLResponse? {
+    package var value: HTTPURLResponse? {
         cache.withLock { cached in
             if let cached { return cached.response }
             let response = head.makeResponse(url: url)
@@ -46,14 +46,14 @@ final class LazyResponse: Sendable {
         }
     }
 
-    var statusCode: Int { head.statusCode }
+    package var statusCode: Int { head.statusCode }
 
     /// Whether the `HTTPURLResponse` exists yet (the tests of ResponseView.swift).
-    var isBuilt: Bool { cache.withLock { $0 != nil } }
+    package var isBuilt: Bool { cache.withLock { $0 != nil } }
 
     /// A header's value from the parsed head, without building the `HTTPURLResponse`;
     /// repeated fields are joined with ", " as `HTTPURLResponse` joins them.
-    func headerValue(_ name: String) -> String? {
+    package func headerValue(_ name: String) -> String? {
         if isPrebuilt { return value?.value(forHTTPHeaderField: name) }
         let values = head.fields.filter { ASCII.equalsIgnoringCase($0.name, name) }.map(\.value)
         return values.isEmpty ? nil : values.joined(separator: ", ")
@@ -61,7 +61,7 @@ final class LazyResponse: Sendable {
 
     /// The header fields as they arrived (order, case and repeats kept), or, without the
     /// parsed head, the built response's fields sorted by name.
-    var headerFields: [(name: String, value: String)] {
+    package var headerFields: [(name: String, value: String)] {
         if let rawHead { return rawHead.fields }
         let fields = (value?.allHeaderFields ?? [:]).compactMap { key, value -> (name: String, value: String)? in
             guard let name = key as? String else { return nil }
@@ -71,5 +71,5 @@ final class LazyResponse: Sendable {
     }
 
     /// The status line's version (`HTTP/1.1`, `HTTP/2`), `nil` without the parsed head.
-    var httpVersion: String? { rawHead.flatMap { $0.httpVersion.isEmpty ? nil : $0.httpVersion } }
+    package var httpVersion: String? { rawHead.flatMap { $0.httpVersion.isEmpty ? nil : $0.httpVersion } }
 }

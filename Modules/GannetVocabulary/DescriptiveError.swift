@@ -1,7 +1,7 @@
 /// What Gannet's error types share: a one-line `description` that is also their
 /// `localizedDescription`, so `print(error)` and `error.localizedDescription` read the same.
 ///
-/// ``GannetError``, `RequestSerializationError`, `ResponseSerializationError`, `XMLError`,
+/// `GannetError`, `RequestSerializationError`, `ResponseSerializationError`, `XMLError`,
 /// `ServerTrustError` and `InsecureTransportError` conform; an app's own error can too:
 ///
 /// ```swift

@@ -3,7 +3,7 @@
 /// the object itself (an error that carries it, a serializer of the caller's): Foundation's
 /// initializer costs about 67,000 instructions, more than a whole small exchange
 /// (docs/performance.md).
-struct ResponseView {
+package struct ResponseView {
     private enum Source {
         case built(HTTPURLResponse)
         case parsed(LazyResponse)
@@ -12,16 +12,16 @@ struct ResponseView {
     private let source: Source
 
     /// A view of a response that was already built.
-    init(_ response: HTTPURLResponse) {
+    package init(_ response: HTTPURLResponse) {
         source = .built(response)
     }
 
-    init(_ lazy: LazyResponse) {
+    package init(_ lazy: LazyResponse) {
         source = .parsed(lazy)
     }
 
     /// The status code.
-    var statusCode: Int {
+    package var statusCode: Int {
         switch source {
         case .built(let response): response.statusCode
         case .parsed(let lazy): lazy.statusCode
@@ -30,7 +30,7 @@ struct ResponseView {
 
     /// A header's value, the name compared case-insensitively; repeated fields are joined with
     /// ", " as `HTTPURLResponse` joins them.
-    func value(forHTTPHeaderField name: String) -> String? {
+    package func value(forHTTPHeaderField name: String) -> String? {
         switch source {
         case .built(let response): response.value(forHTTPHeaderField: name)
         case .parsed(let lazy): lazy.headerValue(name)
@@ -38,7 +38,7 @@ struct ResponseView {
     }
 
     /// The response as Foundation's object, built on first use.
-    var response: HTTPURLResponse? {
+    package var response: HTTPURLResponse? {
         switch source {
         case .built(let response): response
         case .parsed(let lazy): lazy.value

@@ -7,8 +7,8 @@
 /// parameter-value = ( token / quoted-string )
 /// ```
 /// https://www.rfc-editor.org/rfc/rfc9110.html#name-media-type
-enum MediaTypeParser {
-    static func parse(_ text: Substring) -> MediaType? {
+package enum MediaTypeParser {
+    package static func parse(_ text: Substring) -> MediaType? {
         var scanner = Scanner(bytes: Array(text.utf8))
         scanner.skipWhitespace()
         guard let type = scanner.token(), scanner.consume(UInt8(ascii: "/")),
@@ -44,7 +44,7 @@ enum MediaTypeParser {
 
     /// The last valid media type of a possibly comma-joined `Content-Type` value, skipping
     /// `*/*` (WHATWG Fetch, "extract a MIME type").
-    static func parseContentType(_ header: String) -> MediaType? {
+    package static func parseContentType(_ header: String) -> MediaType? {
         var result: MediaType?
         for value in splitOutsideQuotes(header, at: UInt8(ascii: ",")) {
             if let type = parse(value), type.essence != "*/*" { result = type }
@@ -53,7 +53,7 @@ enum MediaTypeParser {
     }
 
     /// `text` split at `separator` bytes that are not inside a quoted-string.
-    static func splitOutsideQuotes(_ text: String, at separator: UInt8) -> [Substring] {
+    package static func splitOutsideQuotes(_ text: String, at separator: UInt8) -> [Substring] {
         var parts: [Substring] = []
         var start = text.utf8.startIndex
         var quoted = false
@@ -75,13 +75,13 @@ enum MediaTypeParser {
         return parts
     }
 
-    static func isToken(_ text: String) -> Bool { HTTPSyntax.isToken(text) }
+    package static func isToken(_ text: String) -> Bool { HTTPSyntax.isToken(text) }
 
     /// `value` as a quoted-string. Escapes by Unicode scalar, as the parser reads bytes: a
     /// quote followed by a combining mark is one `Character` that is not `"`, so escaping by
     /// `Character` left that quote bare and the description no longer parsed back (found by
     /// the media-type fuzz target, docs/reliability.md).
-    static func quoted(_ value: String) -> String {
+    package static func quoted(_ value: String) -> String {
         var result = String.UnicodeScalarView()
         result.append("\"")
         for scalar in value.unicodeScalars {

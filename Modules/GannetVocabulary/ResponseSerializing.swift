@@ -3,12 +3,12 @@
 ///
 /// One entry point, ``serialize(_:)``, takes a ``ResponseInput``: the request, the response,
 /// the body and the transport error. A serializer runs on the session's concurrent processing
-/// queue, after the transfer ended, never on the engine thread. A ``SessionManager`` runs it
+/// queue, after the transfer ended, never on the engine thread. A `SessionManager` runs it
 /// only for a transfer that succeeded (as AFNetworking's task delegate): a transport error
 /// reaches the completion handler as it is, so a serializer cannot turn it into a success.
 ///
 /// A download task's body goes to a file, not through ``serialize(_:)``: the manager's
-/// ``SessionManager/responseSerializer`` is asked ``validate(_:)`` instead, with the file and
+/// `SessionManager.responseSerializer` is asked ``validate(_:)`` instead, with the file and
 /// its first 64 KiB, before the file is moved to its destination. The default accepts every
 /// download; GannetResponseSerialization's `ResponseValidating` serializers check their
 /// status codes and content types.
@@ -22,7 +22,7 @@
 /// }
 /// ```
 ///
-/// The core defines the protocol and ``PassthroughResponseSerializer``;
+/// This module defines the protocol and ``PassthroughResponseSerializer``;
 /// `GannetResponseSerialization` provides validation, JSON, `Decodable` and a registry that
 /// picks a serializer by `Content-Type`.
 public protocol ResponseSerializing<Output>: Sendable {
@@ -55,7 +55,7 @@ extension ResponseSerializing {
     }
 }
 
-/// The default response serializer of a ``SessionManager``: rethrows a transport error,
+/// The default response serializer of a `SessionManager`: rethrows a transport error,
 /// otherwise returns the body as received (empty `Data` when there was none). It performs no
 /// validation; `GannetResponseSerialization`'s `HTTPResponseSerializer` does.
 public struct PassthroughResponseSerializer: ResponseSerializing {

@@ -1,5 +1,10 @@
 /// RFC 9110's token and field-value rules, shared by every Gannet module that reads or writes
 /// header syntax (the engine, the request serializers, the media-type parser).
+///
+/// The checks take a `String`, not `some StringProtocol`: the engine runs them on every
+/// request's method and header fields from another module, where a generic is called
+/// unspecialized and reads each byte through witness tables (docs/performance.md, "The
+/// vocabulary module"). Every caller has a `String`.
 package enum HTTPSyntax {
     /// `tchar`: https://www.rfc-editor.org/rfc/rfc9110.html#name-tokens
     package static func isTokenByte(_ byte: UInt8) -> Bool {
@@ -16,13 +21,13 @@ package enum HTTPSyntax {
     }
 
     /// A non-empty token: a method, a field name, a media type's type or subtype.
-    package static func isToken(_ string: some StringProtocol) -> Bool {
+    package static func isToken(_ string: String) -> Bool {
         !string.isEmpty && string.utf8.allSatisfy(isTokenByte)
     }
 
     /// A field value holds visible characters, spaces, tabs and obs-text; never CR, LF, NUL or
     /// another control. https://www.rfc-editor.org/rfc/rfc9110.html#name-field-values
-    package static func isFieldValue(_ string: some StringProtocol) -> Bool {
+    package static func isFieldValue(_ string: String) -> Bool {
         string.utf8.allSatisfy { $0 == 0x09 || ($0 >= 0x20 && $0 != 0x7F) }
     }
 }

@@ -18,7 +18,7 @@ public struct ResponseInput {
     public var data: Data?
     /// The file a download task wrote the body to; `nil` for a body kept in memory.
     public var fileURL: URL?
-    /// The transport error. A ``SessionManager`` never runs a serializer over one (a failed
+    /// The transport error. A `SessionManager` never runs a serializer over one (a failed
     /// transfer's error reaches the completion as it is); a caller that runs a serializer
     /// itself may pass one, and Gannet's serializers rethrow it.
     public var error: (any Error)?
@@ -42,7 +42,13 @@ public struct ResponseInput {
     }
 
     /// The input of a transfer whose response head was parsed by the engine.
-    init(request: URLRequest?, lazyResponse: LazyResponse?, data: Data?, fileURL: URL? = nil, error: (any Error)?) {
+    package init(
+        request: URLRequest?,
+        lazyResponse: LazyResponse?,
+        data: Data?,
+        fileURL: URL? = nil,
+        error: (any Error)?
+    ) {
         self.request = request
         view = lazyResponse.map(ResponseView.init)
         self.data = data
