@@ -39,7 +39,7 @@ struct Hop {
     /// processing queue builds it, off the engine thread.
     var response: HTTPURLResponse?
     /// What the response cache does for this hop (Transfer+Cache.swift).
-    var cache: Transfer.CacheHop?
+    var cache: CacheStep?
     /// Reads the request body for libcurl's read callback.
     var reader: (any BodyReader)?
     var sentBytes: Int64 = 0
@@ -70,4 +70,20 @@ struct Hop {
     }
 
     var url: URL? { request.url }
+
+    /// Counts a send of this hop's request (libcurl's `CURLOPT_PREREQFUNCTION`), and returns why
+    /// it must not go out: libcurl sends it again on a new connection when a reused one closes
+    /// before any response byte, and the server may have acted on the first copy, so a method
+    /// that is not idempotent (RFC 9110 §9.2.2) is not replayed (docs/engine.md, "Connection
+    /// reuse").
+    mutating func countSendAttempt() -> GannetError? {
+        sendAttempts += 1
+        let method = (request.httpMethod ?? "GET").uppercased()
+        guard sendAttempts > 1, !RetryPolicy.defaultRetryableHTTPMethods.contains(method) else { return nil }
+        return GannetError(
+            .transport,
+            "The reused connection closed before a response; a \(method) request is not sent again",
+            failingURL: request.url
+        )
+    }
 }

@@ -56,20 +56,4 @@ extension Transfer {
         }
         return authentication.answer(question, with: credential, bodyCanBeSentAgain: bodyCanBeSentAgain, url: url)
     }
-
-    /// Sets (or clears) this hop's credentials. Digest is answered by libcurl after a probe
-    /// without credentials, NTLM after the server's challenge to libcurl's negotiate message:
-    /// the header callback skips that `401` (``Hop/awaitsAuthenticationProbe``). NTLM needs its
-    /// three messages on one connection, which libcurl keeps for the hop.
-    func configureAuthentication(_ easy: EasyHandle) {
-        let credential = machine.hop.credential
-        let basic = 1 << 0
-        easy.set(CURLOPT_HTTPAUTH, credential.map { $0.proxy ? basic : $0.curlMask } ?? basic)
-        easy.set(CURLOPT_USERNAME, credential.flatMap { $0.proxy ? nil : $0.user })
-        easy.set(CURLOPT_PASSWORD, credential.flatMap { $0.proxy ? nil : $0.password })
-        easy.set(CURLOPT_PROXYAUTH, credential.map { $0.proxy ? $0.curlMask : basic } ?? basic)
-        easy.set(CURLOPT_PROXYUSERNAME, credential.flatMap { $0.proxy ? $0.user : nil })
-        easy.set(CURLOPT_PROXYPASSWORD, credential.flatMap { $0.proxy ? $0.password : nil })
-        machine.hop.awaitsAuthenticationProbe = credential?.hasIntermediateChallenge == true
-    }
 }

@@ -1,3 +1,5 @@
+internal import CCurl
+
 /// A transfer's counts and times: the body bytes received and to be sent, the metrics, when
 /// it started and last moved, and when the progress handlers are next called. Updated on the
 /// engine thread as libcurl reports; read into the outcome when the transfer ends.
@@ -26,4 +28,23 @@ struct TransferCounters {
 
     /// Seconds since the transfer started.
     func elapsed(now: UInt64) -> Double { Double(now &- startedAt) / 1e9 }
+
+    /// Reads the timings and the connection of the hop that ended on `easy` into the metrics.
+    mutating func collectMetrics(from easy: EasyHandle) {
+        func seconds(_ info: CURLINFO) -> TimeInterval { Double(easy.info(offset: info)) / 1e6 }
+        metrics.nameLookupDuration = seconds(CURLINFO_NAMELOOKUP_TIME_T)
+        metrics.connectDuration = seconds(CURLINFO_CONNECT_TIME_T)
+        metrics.secureConnectionDuration = seconds(CURLINFO_APPCONNECT_TIME_T)
+        metrics.timeToFirstByte = seconds(CURLINFO_STARTTRANSFER_TIME_T)
+        metrics.remoteAddress = easy.info(string: CURLINFO_PRIMARY_IP)
+        metrics.remotePort = easy.info(long: CURLINFO_PRIMARY_PORT)
+        metrics.reusedConnection = easy.info(long: CURLINFO_NUM_CONNECTS) == 0
+        switch easy.info(long: CURLINFO_HTTP_VERSION) {
+        case Int(CURL_HTTP_VERSION_1_0): metrics.httpVersion = "HTTP/1.0"
+        case Int(CURL_HTTP_VERSION_1_1): metrics.httpVersion = "HTTP/1.1"
+        case Int(CURL_HTTP_VERSION_2_0): metrics.httpVersion = "HTTP/2"
+        case Int(CURL_HTTP_VERSION_3): metrics.httpVersion = "HTTP/3"
+        default: break
+        }
+    }
 }
