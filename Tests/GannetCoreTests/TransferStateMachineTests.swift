@@ -15,7 +15,7 @@ import Testing
     private static let ok = ResponseHead(statusCode: 200, httpVersion: "HTTP/1.1", fields: [])
     private static let moved = ResponseHead(statusCode: 302, httpVersion: "HTTP/1.1", fields: [("Location", "/next")])
     private static let challenge = ResponseHead(statusCode: 401, httpVersion: "HTTP/1.1", fields: [])
-    private static let credential = Transfer.HopCredential(user: "u", password: "p", scheme: .digest, proxy: false)
+    private static let credential = HopCredential(user: "u", password: "p", scheme: .digest, proxy: false)
 
     private func fresh() -> Machine {
         Machine(first: Hop(request: Self.first, limits: SessionConfiguration.Limits()))

@@ -9,7 +9,7 @@ struct Hop {
     struct Next: Equatable {
         var request: URLRequest
         /// Sent with the next hop only (a redirect after it sends none).
-        var credential: Transfer.HopCredential?
+        var credential: HopCredential?
         /// A redirect counts against the limit; an authentication retry does not.
         var countsAsRedirect: Bool
         /// Bytes of this hop's body read and thrown away so far.
@@ -22,7 +22,7 @@ struct Hop {
             Next(request: request, credential: nil, countsAsRedirect: true)
         }
 
-        static func retry(_ request: URLRequest, with credential: Transfer.HopCredential) -> Next {
+        static func retry(_ request: URLRequest, with credential: HopCredential) -> Next {
             Next(request: request, credential: credential, countsAsRedirect: false)
         }
     }
@@ -30,7 +30,7 @@ struct Hop {
     /// The request this hop sends.
     let request: URLRequest
     /// The credential libcurl answers this hop's challenge with (Transfer+Authentication.swift).
-    let credential: Transfer.HopCredential?
+    let credential: HopCredential?
     var parser: ResponseHeadParser
     /// The response head of this hop, once complete (a `304` already replaced by the entry it
     /// confirmed, a multipart part's head while parts are split).
@@ -58,7 +58,7 @@ struct Hop {
     var requestTime = Date.distantPast
     var responseTime = Date.distantPast
 
-    init(request: URLRequest, credential: Transfer.HopCredential? = nil, limits: SessionConfiguration.Limits) {
+    init(request: URLRequest, credential: HopCredential? = nil, limits: SessionConfiguration.Limits) {
         self.request = request
         self.credential = credential
         parser = ResponseHeadParser(limits: limits)

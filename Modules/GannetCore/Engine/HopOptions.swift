@@ -119,7 +119,7 @@ enum HopOptions {
 
     /// Sets (or clears) the hop's credentials: libcurl computes Basic, Digest or NTLM for the
     /// origin or the proxy the credential is for, and nothing for the other.
-    static func setCredential(_ easy: EasyHandle, _ credential: Transfer.HopCredential?) {
+    static func setCredential(_ easy: EasyHandle, _ credential: HopCredential?) {
         let basic = 1 << 0
         easy.set(CURLOPT_HTTPAUTH, credential.map { $0.proxy ? basic : $0.curlMask } ?? basic)
         easy.set(CURLOPT_USERNAME, credential.flatMap { $0.proxy ? nil : $0.user })

@@ -71,7 +71,19 @@ extension Transfer {
             machine.hop.head = nil
             return .take
         case .challenge:
-            switch decideAuthentication(head, url: url) {
+            let outcome = authentication.decide(
+                head,
+                url: url,
+                binding: CredentialBinding(origin: callerURL, schemes: hooks.credentialSchemes),
+                proxy: configuration.proxy,
+                bodyCanBeSentAgain: bodyCanBeSentAgain,
+                failureResponse: { materializedResponse() },
+                // The handlers and the stored credentials are the task side's (TaskChannel).
+                ask: {
+                    try observer.transferCredential(for: $0.challenge, unscopedAdmitted: $0.unscopedAdmitted, url: url)
+                }
+            )
+            switch outcome {
             case .deliver:
                 break
             case .fail(let error):
@@ -225,7 +237,7 @@ extension Transfer {
             // otherwise read on while the socket has data, up to 100 reads per call); what this
             // read still decodes to, libcurl keeps and delivers after the unpause: at most one
             // 32 KiB read, times the compression ratio (docs/engine.md, "Backpressure").
-            curl_easy_pause(easy.raw, Self.mask(pause))
+            curl_easy_pause(easy.raw, CurlRequestHandle.mask(pause))
         }
         counters.receivedBytes += Int64(bytes.count)
         observer.transferDidReceiveData(bytes)

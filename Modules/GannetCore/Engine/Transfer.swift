@@ -58,19 +58,14 @@ final class Transfer: @unchecked Sendable {
         machine = TransferStateMachine(first: Hop(request: request, limits: settings.value.limits))
         self.callerURL = callerURL
         self.body = TransferBody(source: body)
-        // URLRequest's default is 60 s, so only a different value says the caller chose it;
-        // otherwise the session's `timeoutIntervalForRequest` applies.
-        let chosen = request.timeoutInterval > 0 && request.timeoutInterval != Self.defaultRequestTimeout
-        let seconds = chosen ? request.timeoutInterval : settings.value.timeoutIntervalForRequest
-        counters = TransferCounters(idleTimeout: UInt64(max(seconds, 0.001) * 1e9), now: MonotonicClock.nanoseconds())
-        output = TransferOutput(sink: sink.makeSink(idleTimeout: max(seconds, 0.001)))
+        let seconds = TransferCounters.idleTimeout(of: request, session: settings.value.timeoutIntervalForRequest)
+        counters = TransferCounters(idleTimeout: UInt64(seconds * 1e9), now: MonotonicClock.nanoseconds())
+        output = TransferOutput(sink: sink.makeSink(idleTimeout: seconds))
     }
 
     deinit {
         handle.deallocate()
     }
-
-    static let defaultRequestTimeout = URLRequest(url: URL(fileURLWithPath: "/")).timeoutInterval
 
     func touch() { counters.touch(now: MonotonicClock.nanoseconds()) }
 
@@ -160,16 +155,8 @@ final class Transfer: @unchecked Sendable {
         if pause != .all { touch() }
         // May re-enter the header and write callbacks before it returns; they run here, on
         // the engine thread, as they must.
-        let code = curl_easy_pause(easy.raw, Self.mask(pause))
-        if code == CURLE_BAD_FUNCTION_ARGUMENT {
-            // libcurl pauses a transfer only once it has a connection (7.88 refuses with
-            // this code before); the callbacks then apply the machine's pause themselves,
-            // the first time libcurl calls them (``CurlRequestHandle/pauseAwaitsConnection``).
-            handle.pauseAwaitsConnection = pause != .none
-            return
-        }
-        handle.pauseAwaitsConnection = false
-        guard code != CURLE_OK, machine.isLive else { return }
+        let result = curl_easy_pause(easy.raw, CurlRequestHandle.mask(pause))
+        guard let code = handle.paused(pause, result: result), machine.isLive else { return }
         // libcurl replayed the bytes it held back and a callback refused them; it reports
         // that only to this caller, not to its transfer, so the engine ends it here.
         engine.detach(self)
@@ -178,14 +165,6 @@ final class Transfer: @unchecked Sendable {
             finish(error: errorMapping.libcurlError(code))
         } else {
             perform(effect)
-        }
-    }
-
-    static func mask(_ pause: TransferStateMachine.Pause) -> Int32 {
-        switch pause {
-        case .none: return CurlPause.resume
-        case .receiving: return CurlPause.receive
-        case .all: return CurlPause.all
         }
     }
 

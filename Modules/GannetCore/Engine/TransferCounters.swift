@@ -24,6 +24,16 @@ struct TransferCounters {
 
     mutating func touch(now: UInt64) { lastActivity = now }
 
+    /// The idle timeout of a transfer sending `request`, in seconds: the request's
+    /// `timeoutInterval` when the caller chose one, else the session's (`session`). URLRequest's
+    /// default is 60 s, so only a different value says the caller chose it.
+    static func idleTimeout(of request: URLRequest, session: Double) -> Double {
+        let chosen = request.timeoutInterval > 0 && request.timeoutInterval != defaultRequestTimeout
+        return max(chosen ? request.timeoutInterval : session, 0.001)
+    }
+
+    private static let defaultRequestTimeout = URLRequest(url: URL(fileURLWithPath: "/")).timeoutInterval
+
     func isIdleExpired(now: UInt64) -> Bool { now &- lastActivity > idleTimeout }
 
     /// Seconds since the transfer started.
