@@ -15,7 +15,7 @@ import Testing
     private static let ok = ResponseHead(statusCode: 200, httpVersion: "HTTP/1.1", fields: [])
     private static let moved = ResponseHead(statusCode: 302, httpVersion: "HTTP/1.1", fields: [("Location", "/next")])
     private static let challenge = ResponseHead(statusCode: 401, httpVersion: "HTTP/1.1", fields: [])
-    private static let credential = Transfer.HopCredential(user: "u", password: "p", scheme: .digest, proxy: false)
+    private static let credential = HopCredential(user: "u", password: "p", scheme: .digest, proxy: false)
 
     private func fresh() -> Machine {
         Machine(first: Hop(request: Self.first, limits: SessionConfiguration.Limits()))
@@ -415,9 +415,9 @@ import Testing
 
     @Test func cancelEndsAnyLiveStateOnce() {
         for var machine in [fresh(), receiving(), awaitingDisposition(), discarding(), stopping()] {
-            #expect(machine.cancel(.command) == .cancel(.command))
+            #expect(machine.cancel(.command(nil)) == .cancel(.command(nil)))
             #expect(machine.phase == .finished)
-            #expect(machine.cancel(.command) == .none)
+            #expect(machine.cancel(.command(nil)) == .none)
         }
     }
 
@@ -460,7 +460,7 @@ import Testing
         #expect(machine.stop(GannetError(.transport, "late")) == .refuse)
         #expect(machine.failure == nil)
         #expect(machine.hopEnded(code: 0) == .none)
-        #expect(machine.cancel(.command) == .none)
+        #expect(machine.cancel(.command(nil)) == .none)
         #expect(machine.fail(GannetError(.transport, "late")) == .none)
         #expect(machine.suspend() == .none)
         #expect(machine.resume() == .none)

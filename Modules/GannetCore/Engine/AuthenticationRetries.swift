@@ -1,9 +1,8 @@
 /// Whether a final `401` or `407` is answered with a credential, and how often: the choice of
 /// challenge (CredentialBinding), its protection space, and the count of refusals per space
-/// (docs/auth-cookies-cache.md, "Authentication"). A value with no I/O: the transfer asks the
-/// task side for the credential between ``question(for:url:binding:proxy:failureResponse:)`` and
-/// ``answer(_:with:bodyCanBeSentAgain:url:)``, and sets the hop's credential on the handle
-/// (Transfer+Authentication.swift).
+/// (docs/auth-cookies-cache.md, "Authentication"). A value with no I/O: the task side is asked
+/// for the credential through the closure the transfer gives ``decide(_:url:binding:proxy:bodyCanBeSentAgain:failureResponse:ask:)``,
+/// and libcurl computes the answer from the hop's credential (``HopOptions``).
 struct AuthenticationRetries {
     /// Refusals of one protection space after which the response goes to the caller.
     static let maximumFailures = 3
@@ -23,7 +22,7 @@ struct AuthenticationRetries {
     /// What the transfer does with the challenge's answer.
     enum Outcome {
         case deliver
-        case retry(Transfer.HopCredential)
+        case retry(HopCredential)
         case fail(any Error)
     }
 
@@ -63,6 +62,35 @@ struct AuthenticationRetries {
         )
     }
 
+    /// What follows a final `401` or `407` `head` of a hop to `url`: the challenge
+    /// (``question(for:url:binding:proxy:failureResponse:)``) is put to the task side through
+    /// `ask`, and its credential answered (``answer(_:with:bodyCanBeSentAgain:url:)``); the
+    /// response when nothing Gannet answers is offered, and `ask`'s error when it throws.
+    mutating func decide(
+        _ head: ResponseHead,
+        url: URL,
+        binding: CredentialBinding,
+        proxy: SessionConfiguration.Proxy,
+        bodyCanBeSentAgain: Bool,
+        failureResponse: () -> HTTPURLResponse?,
+        ask: (Question) throws -> URLCredential?
+    ) -> Outcome {
+        guard
+            let question = question(
+                for: head,
+                url: url,
+                binding: binding,
+                proxy: proxy,
+                failureResponse: failureResponse
+            )
+        else { return .deliver }
+        do {
+            return answer(question, with: try ask(question), bodyCanBeSentAgain: bodyCanBeSentAgain, url: url)
+        } catch {
+            return .fail(error)
+        }
+    }
+
     /// What follows the task side's `credential` for `question`: a retry with it (counted as
     /// a failure of its space until a response says otherwise), the response, or an error
     /// when the body cannot be sent again.
@@ -86,13 +114,13 @@ struct AuthenticationRetries {
             return .fail(TransportError.urlError(gannet: error, url: url))
         }
         failures[space] = count + 1
-        let scheme: Transfer.HopCredential.Scheme
+        let scheme: HopCredential.Scheme
         switch answerable {
         case .digest: scheme = .digest
         case .ntlm: scheme = .ntlm
         default: scheme = .basic
         }
-        return .retry(Transfer.HopCredential(user: user, password: password, scheme: scheme, proxy: question.isProxy))
+        return .retry(HopCredential(user: user, password: password, scheme: scheme, proxy: question.isProxy))
     }
 
     /// The protection space of `challenge`: the proxy's for a `407` (`proxy` set), else `url`'s.

@@ -55,4 +55,25 @@ struct CurlRequestHandle {
     }
 
     func deallocate() { errorBuffer.deallocate() }
+
+    /// Notes what `curl_easy_pause` answered (`result`) to `pause` on this hop's handle (called
+    /// after it returned, since it may re-enter the callbacks, which read this value); returns
+    /// the code to end the hop with when libcurl failed. libcurl pauses a transfer only once it has a connection
+    /// (7.88 refuses with `CURLE_BAD_FUNCTION_ARGUMENT` before): the wish is kept in
+    /// ``pauseAwaitsConnection``, and the callbacks apply it the first time libcurl calls them. A
+    /// failed unpause means libcurl replayed the bytes it held back and a callback refused them,
+    /// which libcurl reports only to this caller, not to its transfer.
+    mutating func paused(_ pause: TransferStateMachine.Pause, result: CURLcode) -> CURLcode? {
+        pauseAwaitsConnection = result == CURLE_BAD_FUNCTION_ARGUMENT && pause != .none
+        return result == CURLE_OK || result == CURLE_BAD_FUNCTION_ARGUMENT ? nil : result
+    }
+
+    /// The `curl_easy_pause` bits for `pause`.
+    static func mask(_ pause: TransferStateMachine.Pause) -> Int32 {
+        switch pause {
+        case .none: return CurlPause.resume
+        case .receiving: return CurlPause.receive
+        case .all: return CurlPause.all
+        }
+    }
 }

@@ -9,7 +9,7 @@ struct Hop {
     struct Next: Equatable {
         var request: URLRequest
         /// Sent with the next hop only (a redirect after it sends none).
-        var credential: Transfer.HopCredential?
+        var credential: HopCredential?
         /// A redirect counts against the limit; an authentication retry does not.
         var countsAsRedirect: Bool
         /// Bytes of this hop's body read and thrown away so far.
@@ -22,7 +22,7 @@ struct Hop {
             Next(request: request, credential: nil, countsAsRedirect: true)
         }
 
-        static func retry(_ request: URLRequest, with credential: Transfer.HopCredential) -> Next {
+        static func retry(_ request: URLRequest, with credential: HopCredential) -> Next {
             Next(request: request, credential: credential, countsAsRedirect: false)
         }
     }
@@ -30,7 +30,7 @@ struct Hop {
     /// The request this hop sends.
     let request: URLRequest
     /// The credential libcurl answers this hop's challenge with (Transfer+Authentication.swift).
-    let credential: Transfer.HopCredential?
+    let credential: HopCredential?
     var parser: ResponseHeadParser
     /// The response head of this hop, once complete (a `304` already replaced by the entry it
     /// confirmed, a multipart part's head while parts are split).
@@ -39,7 +39,7 @@ struct Hop {
     /// processing queue builds it, off the engine thread.
     var response: HTTPURLResponse?
     /// What the response cache does for this hop (Transfer+Cache.swift).
-    var cache: Transfer.CacheHop?
+    var cache: CacheStep?
     /// Reads the request body for libcurl's read callback.
     var reader: (any BodyReader)?
     var sentBytes: Int64 = 0
@@ -58,7 +58,7 @@ struct Hop {
     var requestTime = Date.distantPast
     var responseTime = Date.distantPast
 
-    init(request: URLRequest, credential: Transfer.HopCredential? = nil, limits: SessionConfiguration.Limits) {
+    init(request: URLRequest, credential: HopCredential? = nil, limits: SessionConfiguration.Limits) {
         self.request = request
         self.credential = credential
         parser = ResponseHeadParser(limits: limits)
@@ -70,4 +70,20 @@ struct Hop {
     }
 
     var url: URL? { request.url }
+
+    /// Counts a send of this hop's request (libcurl's `CURLOPT_PREREQFUNCTION`), and returns why
+    /// it must not go out: libcurl sends it again on a new connection when a reused one closes
+    /// before any response byte, and the server may have acted on the first copy, so a method
+    /// that is not idempotent (RFC 9110 §9.2.2) is not replayed (docs/engine.md, "Connection
+    /// reuse").
+    mutating func countSendAttempt() -> GannetError? {
+        sendAttempts += 1
+        let method = (request.httpMethod ?? "GET").uppercased()
+        guard sendAttempts > 1, !RetryPolicy.defaultRetryableHTTPMethods.contains(method) else { return nil }
+        return GannetError(
+            .transport,
+            "The reused connection closed before a response; a \(method) request is not sent again",
+            failingURL: request.url
+        )
+    }
 }

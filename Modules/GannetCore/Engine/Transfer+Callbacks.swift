@@ -71,7 +71,19 @@ extension Transfer {
             machine.hop.head = nil
             return .take
         case .challenge:
-            switch decideAuthentication(head, url: url) {
+            let outcome = authentication.decide(
+                head,
+                url: url,
+                binding: CredentialBinding(origin: callerURL, schemes: hooks.credentialSchemes),
+                proxy: configuration.proxy,
+                bodyCanBeSentAgain: bodyCanBeSentAgain,
+                failureResponse: { materializedResponse() },
+                // The handlers and the stored credentials are the task side's (TaskChannel).
+                ask: {
+                    try observer.transferCredential(for: $0.challenge, unscopedAdmitted: $0.unscopedAdmitted, url: url)
+                }
+            )
+            switch outcome {
             case .deliver:
                 break
             case .fail(let error):
@@ -120,7 +132,7 @@ extension Transfer {
             let type = head.value("Content-Type"), let boundary = MixedReplaceParser.boundary(contentType: type)
         {
             // Each part is a response of its own, asked about as it begins (Transfer+Parts.swift).
-            mixedReplace = MixedReplaceParser(
+            output.parts = MixedReplaceParser(
                 boundary: boundary,
                 maximumPartBytes: configuration.limits.maximumBodyBytes
             )
@@ -197,31 +209,20 @@ extension Transfer {
             return 0
         }
         touch()
-        if mixedReplace != nil { return didReceiveParts(bytes) }
+        if output.parts != nil { return didReceiveParts(bytes) }
         let decoded = counters.receivedBytes + Int64(bytes.count)
-        if let limit = sink.limit(configuration.limits), decoded > limit {
-            let error = GannetError(
-                .bodyTooLarge,
-                "The response body exceeds \(limit) bytes after decoding",
-                failingURL: url
-            )
+        let limits = BodyLimits(
+            maximumBytes: sink.limit(configuration.limits),
+            maximumRatio: configuration.limits.maximumDecompressionRatio
+        )
+        let wireBytes = { [handle] in handle.easy?.info(offset: CURLINFO_SIZE_DOWNLOAD_T) ?? 0 }
+        if let error = limits.refusal(
+            decoded: decoded,
+            encodedSlack: machine.hop.encodedWireSlack,
+            wireBytes: wireBytes,
+            url: url
+        ) {
             return reply(machine.stop(TransportError.urlError(gannet: error, url: url)), lineLength: bytes.count)
-        }
-        if let slack = machine.hop.encodedWireSlack, let ratio = configuration.limits.maximumDecompressionRatio,
-            decoded > SessionConfiguration.Limits.decompressionRatioGraceBytes, let easy = handle.easy
-        {
-            // libcurl counts the encoded bytes it read (CURLINFO_SIZE_DOWNLOAD_T) before it
-            // decodes them; Gannet sees only decoded bytes.
-            let wire = max(easy.info(offset: CURLINFO_SIZE_DOWNLOAD_T) + slack, 1)
-            let (allowed, overflow) = wire.multipliedReportingOverflow(by: Int64(max(ratio, 1)))
-            if !overflow, decoded > allowed {
-                let error = GannetError(
-                    .decompressionBomb,
-                    "The response body decoded to \(decoded) bytes from \(wire) on the wire, over the \(ratio):1 limit",
-                    failingURL: url
-                )
-                return reply(machine.stop(TransportError.urlError(gannet: error, url: url)), lineLength: bytes.count)
-            }
         }
         do {
             try sink.write(bytes)
@@ -236,7 +237,7 @@ extension Transfer {
             // otherwise read on while the socket has data, up to 100 reads per call); what this
             // read still decodes to, libcurl keeps and delivers after the unpause: at most one
             // 32 KiB read, times the compression ratio (docs/engine.md, "Backpressure").
-            curl_easy_pause(easy.raw, Self.mask(pause))
+            curl_easy_pause(easy.raw, CurlRequestHandle.mask(pause))
         }
         counters.receivedBytes += Int64(bytes.count)
         observer.transferDidReceiveData(bytes)
@@ -267,52 +268,4 @@ extension Transfer {
             }
         }
     }
-}
-
-/// Honours a deferred decision once.
-final class Decided: Sendable {
-    private let done = Atomic<Bool>(false)
-    func claim() -> Bool {
-        done.compareExchange(expected: false, desired: true, ordering: .relaxed).exchanged
-    }
-}
-
-// MARK: C callbacks
-
-// Nonisolated top-level functions, so libcurl never calls a closure formed in actor-isolated
-// code: Swift 6 checks the isolation when such a closure runs, and traps on the engine thread.
-// Each recovers its Transfer, unretained: the engine's `active` table keeps it alive while its
-// handle is in the multi handle (docs/engine.md, "One thread per session manager").
-
-func transferHeaderCallback(
-    _ buffer: UnsafeMutablePointer<CChar>?,
-    _ size: Int,
-    _ count: Int,
-    _ context: UnsafeMutableRawPointer?
-) -> Int {
-    guard let buffer, let context else { return 0 }
-    let transfer = Unmanaged<Transfer>.fromOpaque(context).takeUnretainedValue()
-    return transfer.didReceiveHeaderLine(UnsafeRawBufferPointer(start: buffer, count: size * count))
-}
-
-func transferWriteCallback(
-    _ buffer: UnsafeMutablePointer<CChar>?,
-    _ size: Int,
-    _ count: Int,
-    _ context: UnsafeMutableRawPointer?
-) -> Int {
-    guard let buffer, let context else { return 0 }
-    let transfer = Unmanaged<Transfer>.fromOpaque(context).takeUnretainedValue()
-    return transfer.didReceiveBody(UnsafeRawBufferPointer(start: buffer, count: size * count))
-}
-
-func transferReadCallback(
-    _ buffer: UnsafeMutablePointer<CChar>?,
-    _ size: Int,
-    _ count: Int,
-    _ context: UnsafeMutableRawPointer?
-) -> Int {
-    guard let buffer, let context else { return Int(CURL_READFUNC_ABORT) }
-    let transfer = Unmanaged<Transfer>.fromOpaque(context).takeUnretainedValue()
-    return transfer.readBody(into: UnsafeMutableRawBufferPointer(start: buffer, count: size * count))
 }

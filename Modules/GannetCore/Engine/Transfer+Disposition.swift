@@ -10,7 +10,7 @@ extension Transfer {
     /// race (its queued command ends the transfer).
     func switchSink(for disposition: ResponseDisposition) -> (any Error)? {
         guard disposition == .becomeDownload || disposition == .becomeStream, let head, let url else { return nil }
-        guard sink is MemorySink, mixedReplace == nil else {
+        guard output.canSwitchSink else {
             let error = GannetError(
                 .invalidRequest,
                 "Only a data task's whole response can become a download or a stream",
@@ -43,7 +43,7 @@ extension Transfer {
     /// Reports to the new task's side from now on, into `newSink`.
     private func adopt(_ next: any TransferObserver, sink newSink: any BodySink, head: ResponseHead) {
         observer = next
-        sink = newSink
+        output.sink = newSink
         observer.transferDidReceiveHead(head, response: machine.hop.response)
         observer.transferDidTakeOver()
     }

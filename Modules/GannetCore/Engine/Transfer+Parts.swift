@@ -5,7 +5,7 @@ extension Transfer {
     /// The write callback for a body split into parts.
     func didReceiveParts(_ bytes: UnsafeRawBufferPointer) -> Int {
         do {
-            guard let events = try mixedReplace?.consume(bytes) else { return 0 }
+            guard let events = try output.parts?.consume(bytes) else { return 0 }
             for event in events {
                 let answer = deliverPart(event)
                 if answer != .take { return reply(answer, lineLength: bytes.count) }
@@ -22,7 +22,7 @@ extension Transfer {
     /// The body ended: the part in progress ends too, final boundary or not. The transfer has
     /// already ended, so a part refused now (its disposition cancelled) only stops the delivery.
     func finishParts() throws {
-        guard let events = try mixedReplace?.finish() else { return }
+        guard let events = try output.parts?.finish() else { return }
         for event in events where deliverPart(event) == .refuse { return }
     }
 

@@ -7,7 +7,7 @@ internal import Synchronization
 /// (``handle(_:)``), and carries out what it returns. It reaches its task only through
 /// ``TransferObserver`` (hooks, monitors, dispositions and new tasks are the task side's);
 /// the task drives it only through ``TransferDriver``.
-/// Options are set in Transfer+Options.swift (docs/engine.md, "A transfer's shape").
+/// What a hop makes of the easy handle is ``HopOptions``' (docs/engine.md, "A transfer's shape").
 final class Transfer: @unchecked Sendable {
     // @unchecked: all mutable state is read and written on the engine thread only (engine
     // commands and the libcurl callbacks it drives). Other threads hold a Transfer only as a
@@ -20,10 +20,8 @@ final class Transfer: @unchecked Sendable {
     /// Numbers transfers for the life of the process; never reused (docs/engine.md).
     let serial = Transfer.serials.add(1, ordering: .relaxed).newValue
     private static let serials = Atomic<UInt64>(0)
-    /// Read in place from the box the engine shares. A plain getter copied the whole
-    /// configuration (its strings, dictionaries and evaluator) at every use; so did yielding the
-    /// engine's own stored copy through the `unowned` reference: a dozen copies, 9,600
-    /// instructions a request (callgrind, docs/performance.md).
+    /// Read in place from the box the engine shares: a getter returning it would copy the
+    /// whole configuration (its strings, dictionaries and evaluator) at every use.
     var configuration: SessionConfiguration {
         _read { yield settings.value }
     }
@@ -38,12 +36,8 @@ final class Transfer: @unchecked Sendable {
     var handle = CurlRequestHandle()
     /// The challenges answered so far, by protection space.
     var authentication = AuthenticationRetries()
-    /// Replaced once at most, by a disposition that continues the body elsewhere.
-    var sink: any BodySink
-    /// Splits a `multipart/x-mixed-replace` body of a data task into parts (docs/core.md).
-    var mixedReplace: MixedReplaceParser?
-    /// The reason `cancel(with:)` gave, for the cancellation error.
-    private var cancelReason: GannetError?
+    /// The body's sink, and the parser of a mixed-replace body's parts.
+    var output: TransferOutput
     var counters: TransferCounters
 
     /// A transfer sending `request` (an attempt's, docs/interceptors.md) for the task behind
@@ -64,19 +58,14 @@ final class Transfer: @unchecked Sendable {
         machine = TransferStateMachine(first: Hop(request: request, limits: settings.value.limits))
         self.callerURL = callerURL
         self.body = TransferBody(source: body)
-        // URLRequest's default is 60 s, so only a different value says the caller chose it;
-        // otherwise the session's `timeoutIntervalForRequest` applies.
-        let chosen = request.timeoutInterval > 0 && request.timeoutInterval != Self.defaultRequestTimeout
-        let seconds = chosen ? request.timeoutInterval : settings.value.timeoutIntervalForRequest
-        counters = TransferCounters(idleTimeout: UInt64(max(seconds, 0.001) * 1e9), now: MonotonicClock.nanoseconds())
-        self.sink = sink.makeSink(idleTimeout: max(seconds, 0.001))
+        let seconds = TransferCounters.idleTimeout(of: request, session: settings.value.timeoutIntervalForRequest)
+        counters = TransferCounters(idleTimeout: UInt64(seconds * 1e9), now: MonotonicClock.nanoseconds())
+        output = TransferOutput(sink: sink.makeSink(idleTimeout: seconds))
     }
 
     deinit {
         handle.deallocate()
     }
-
-    static let defaultRequestTimeout = URLRequest(url: URL(fileURLWithPath: "/")).timeoutInterval
 
     func touch() { counters.touch(now: MonotonicClock.nanoseconds()) }
 
@@ -85,6 +74,8 @@ final class Transfer: @unchecked Sendable {
     }
 
     func releaseHandle() -> EasyHandle? { handle.release() }
+
+    var sink: any BodySink { output.sink }
 
     // MARK: Commands (engine thread)
 
@@ -95,8 +86,7 @@ final class Transfer: @unchecked Sendable {
             // The engine attaches the transfer itself (CurlEngine.apply).
             break
         case .cancel(let reason):
-            if machine.isLive { cancelReason = reason }
-            perform(machine.cancel(.command))
+            perform(machine.cancel(.command(reason)))
         case .suspend:
             perform(machine.suspend())
         case .resume:
@@ -128,7 +118,7 @@ final class Transfer: @unchecked Sendable {
         case .cancel(let cause):
             engine.detach(self)
             switch cause {
-            case .command: finish(error: TransportError.cancelled(reason: cancelReason, url: url))
+            case .command(let reason): finish(error: TransportError.cancelled(reason: reason, url: url))
             case .disposition: finish(error: TransportError.cancelled(.byDisposition, url: url))
             case .sessionReleased: finish(error: TransportError.cancelled(.sessionReleased, url: url))
             }
@@ -143,7 +133,7 @@ final class Transfer: @unchecked Sendable {
             }
         case .finish:
             engine.detach(self)
-            if mixedReplace != nil {
+            if output.parts != nil {
                 do {
                     try finishParts()
                 } catch {
@@ -165,16 +155,8 @@ final class Transfer: @unchecked Sendable {
         if pause != .all { touch() }
         // May re-enter the header and write callbacks before it returns; they run here, on
         // the engine thread, as they must.
-        let code = curl_easy_pause(easy.raw, Self.mask(pause))
-        if code == CURLE_BAD_FUNCTION_ARGUMENT {
-            // libcurl pauses a transfer only once it has a connection (7.88 refuses with
-            // this code before); the callbacks then apply the machine's pause themselves,
-            // the first time libcurl calls them (``CurlRequestHandle/pauseAwaitsConnection``).
-            handle.pauseAwaitsConnection = pause != .none
-            return
-        }
-        handle.pauseAwaitsConnection = false
-        guard code != CURLE_OK, machine.isLive else { return }
+        let result = curl_easy_pause(easy.raw, CurlRequestHandle.mask(pause))
+        guard let code = handle.paused(pause, result: result), machine.isLive else { return }
         // libcurl replayed the bytes it held back and a callback refused them; it reports
         // that only to this caller, not to its transfer, so the engine ends it here.
         engine.detach(self)
@@ -183,14 +165,6 @@ final class Transfer: @unchecked Sendable {
             finish(error: errorMapping.libcurlError(code))
         } else {
             perform(effect)
-        }
-    }
-
-    static func mask(_ pause: TransferStateMachine.Pause) -> Int32 {
-        switch pause {
-        case .none: return CurlPause.resume
-        case .receiving: return CurlPause.receive
-        case .all: return CurlPause.all
         }
     }
 
@@ -213,19 +187,71 @@ final class Transfer: @unchecked Sendable {
         (body.source?.isRepeatable ?? true) || hooks.taskNeedNewBodyStream != nil
     }
 
-    /// Asks `taskNeedNewBodyStream` for a new stream of the body, for a hop that sends it again.
-    func renewBodyStream() throws {
-        guard body.needsNewStream else { return }
-        body.needsNewStream = false
-        guard let stream = observer.transferNeedsNewBodyStream() else {
-            let error = GannetError(
-                .requestRetryFailed,
-                "The request's streamed body must be sent again, and taskNeedNewBodyStream gave no new stream",
-                failingURL: url
-            )
-            throw TransportError.urlError(gannet: error, url: url)
+    /// The header fields this hop sends (``HopOptions/headerFields(request:url:configuration:callerURL:)``).
+    func hopHeaderFields(for url: URL) -> [HTTPField] {
+        HopOptions.headerFields(request: request, url: url, configuration: configuration, callerURL: callerURL)
+    }
+
+    /// Sets every option of the current hop on `easy` (``HopOptions``), with what only the
+    /// transfer knows: the cache's validators, the callbacks' context, the body and its reader.
+    /// Throws for a request that must not be sent or a body that cannot be opened.
+    func configure(_ easy: EasyHandle) throws {
+        guard let url = request.url else { throw GannetError(.invalidRequest, "The request has no URL") }
+        let method = request.httpMethod ?? "GET"
+        var fields = hopHeaderFields(for: url)
+        let remaining = try HopOptions.check(
+            url: url,
+            method: method,
+            fields: fields,
+            configuration: configuration,
+            requiresSecureTransport: serverTrustEvaluator?.requiresSecureTransport == true,
+            elapsed: counters.elapsed(now: MonotonicClock.nanoseconds())
+        )
+        if let cache = machine.hop.cache { fields += cache.conditions }
+        // Only a cache reads the hop's times (a stored response's age).
+        if configuration.urlCache != nil { machine.hop.requestTime = Date() }
+        handle.easy = easy
+        HopOptions.setRequest(
+            easy,
+            url: url,
+            configuration: configuration,
+            context: Unmanaged.passUnretained(self).toOpaque(),
+            readBufferSize: sink.readBufferSize,
+            idleTimeout: counters.idleTimeout,
+            remaining: remaining
+        )
+        handle.attachErrorBuffer(to: easy)
+        TLSVerification.configure(easy, transfer: self, evaluates: evaluatesTrust)
+        HopOptions.setCredential(easy, machine.hop.credential)
+        machine.hop.awaitsAuthenticationProbe = machine.hop.credential?.hasIntermediateChallenge == true
+
+        // curl waits up to a second for `100 Continue` before sending a large body; Gannet
+        // sends at once, as URLSession does.
+        var removed = ["Expect"]
+        try body.renewStream(asking: observer, url: url)
+        if body.source == nil && method.uppercased() == "POST" { body.source = .data(Data()) }
+        let expectedToSend = HopOptions.setBody(
+            easy,
+            method: method,
+            source: body.source,
+            fields: &fields,
+            removed: &removed
+        )
+        if expectedToSend != nil, let source = body.source {
+            machine.hop.reader = try source.makeReader { [weak self, engine] in
+                // From the body stream's thread: the read callback paused, bytes are ready now.
+                if let self { engine.submit(.transfer(self, .resumeSending)) }
+            }
         }
-        body.source = .stream(stream)
+        counters.expectedToSend = expectedToSend ?? 0
+        let lines = HopOptions.headerLines(fields, removing: removed)
+        handle.attach(
+            to: easy,
+            headers: HeaderList(lines.origin),
+            proxyHeaders: lines.proxy.isEmpty ? nil : HeaderList(lines.proxy)
+        )
+        observer.transferWillSend(request, expectedToSend: expectedToSend)
+        touch()
     }
 
     /// What follows a hop that libcurl (or the cache) ended with `code`. The engine has
@@ -283,22 +309,7 @@ final class Transfer: @unchecked Sendable {
     }
 
     func collectMetrics() {
-        guard let easy = handle.easy else { return }
-        func seconds(_ info: CURLINFO) -> TimeInterval { Double(easy.info(offset: info)) / 1e6 }
-        counters.metrics.nameLookupDuration = seconds(CURLINFO_NAMELOOKUP_TIME_T)
-        counters.metrics.connectDuration = seconds(CURLINFO_CONNECT_TIME_T)
-        counters.metrics.secureConnectionDuration = seconds(CURLINFO_APPCONNECT_TIME_T)
-        counters.metrics.timeToFirstByte = seconds(CURLINFO_STARTTRANSFER_TIME_T)
-        counters.metrics.remoteAddress = easy.info(string: CURLINFO_PRIMARY_IP)
-        counters.metrics.remotePort = easy.info(long: CURLINFO_PRIMARY_PORT)
-        counters.metrics.reusedConnection = easy.info(long: CURLINFO_NUM_CONNECTS) == 0
-        switch easy.info(long: CURLINFO_HTTP_VERSION) {
-        case Int(CURL_HTTP_VERSION_1_0): counters.metrics.httpVersion = "HTTP/1.0"
-        case Int(CURL_HTTP_VERSION_1_1): counters.metrics.httpVersion = "HTTP/1.1"
-        case Int(CURL_HTTP_VERSION_2_0): counters.metrics.httpVersion = "HTTP/2"
-        case Int(CURL_HTTP_VERSION_3): counters.metrics.httpVersion = "HTTP/3"
-        default: break
-        }
+        if let easy = handle.easy { counters.collectMetrics(from: easy) }
     }
 
     // MARK: Trust (TLSVerification.swift)
@@ -314,15 +325,7 @@ final class Transfer: @unchecked Sendable {
     /// acted on the first copy, so a method that is not idempotent (RFC 9110 §9.2.2) fails
     /// with `networkConnectionLost` instead of being replayed (docs/engine.md, "Connection reuse").
     func mayBeSent() -> Bool {
-        machine.hop.sendAttempts += 1
-        let method = (request.httpMethod ?? "GET").uppercased()
-        let attempts = machine.hop.sendAttempts
-        guard attempts > 1, !RetryPolicy.defaultRetryableHTTPMethods.contains(method) else { return true }
-        let error = GannetError(
-            .transport,
-            "The reused connection closed before a response; a \(method) request is not sent again",
-            failingURL: url
-        )
+        guard let error = machine.hop.countSendAttempt() else { return true }
         return machine.stop(TransportError.make(.networkConnectionLost, underlying: error, url: url)) != .refuse
     }
 

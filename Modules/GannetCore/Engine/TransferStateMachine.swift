@@ -101,12 +101,22 @@ struct TransferStateMachine {
 
     /// Why a transfer is cancelled.
     enum CancellationCause: Equatable {
-        /// The task's `cancel()` (possibly with a reason the engine holds, such as invalidation).
-        case command
+        /// The task's `cancel()`, with the reason the engine holds when there is one (such as
+        /// invalidation), for the cancellation error.
+        case command(GannetError?)
         /// The response disposition said `.cancel`.
         case disposition
         /// The engine stopped: its session manager was released.
         case sessionReleased
+
+        /// Causes are equal when their kinds are, and a command's reasons have the same code.
+        static func == (lhs: Self, rhs: Self) -> Bool {
+            switch (lhs, rhs) {
+            case (.command(let left), .command(let right)): return left?.code == right?.code
+            case (.disposition, .disposition), (.sessionReleased, .sessionReleased): return true
+            default: return false
+            }
+        }
     }
 
     /// Why a transfer fails.

@@ -1,0 +1,193 @@
+internal import CCurl
+
+/// What a hop's request and the session's configuration make of an easy handle: the header
+/// fields sent, the refusals before anything is sent, and the per-hop `curl_easy_setopt` calls.
+/// Configuring libcurl is not the transfer's job: ``Transfer/configure(_:)`` gathers what only
+/// it knows (the hop, the body, the callbacks' context) and hands it here. Options every
+/// transfer of an engine shares are set once per handle (EasyHandle.applyEngineOptions); each
+/// option a request may change is set here every time, to its default when the request does
+/// not use it, since handles are reused without `curl_easy_reset`. The pure parts
+/// (``headerFields(request:url:configuration:callerURL:)``, ``check(url:method:fields:configuration:requiresSecureTransport:elapsed:)``,
+/// ``headerLines(_:removing:)``) are tested in HopOptionsTests.
+enum HopOptions {
+    /// The header fields a hop to `url` sends, before the body's and libcurl's own: the
+    /// request's, then the session's additional headers it does not set itself (credentials only
+    /// to `callerURL`'s origin, the URL the caller asked for), then the cookies of the session's
+    /// storage for `url`. The cache's `Vary` matching reads the same list.
+    static func headerFields(
+        request: URLRequest,
+        url: URL,
+        configuration: SessionConfiguration,
+        callerURL: URL?
+    ) -> [HTTPField] {
+        var fields: [HTTPField] = []
+        var seen = Set<String>()
+        for (name, value) in request.allHTTPHeaderFields ?? [:] {
+            fields.append(HTTPField(name: name, value: value))
+            seen.insert(name.lowercased())
+        }
+        for (name, value) in configuration.httpAdditionalHeaders where !seen.contains(name.lowercased()) {
+            // Session-wide credentials are for the origin the caller asked for, not for
+            // wherever its server redirects.
+            if let callerURL, Redirection.credentialHeaders.contains(name.lowercased()),
+                !Redirection.sameOrigin(callerURL, url)
+            {
+                continue
+            }
+            fields.append(HTTPField(name: name, value: value))
+        }
+        // Cookies from the session's storage, for this hop's URL; a caller's own `Cookie`
+        // header wins (docs/auth-cookies-cache.md).
+        if request.httpShouldHandleCookies, let storage = configuration.httpCookieStorage,
+            !fields.contains(where: { ASCII.equalsIgnoringCase($0.name, "cookie") }),
+            let cookie = CookieRules.header(for: url, from: storage)
+        {
+            fields.append(HTTPField(name: "Cookie", value: cookie))
+        }
+        return fields
+    }
+
+    /// Throws for a hop that must not be sent: invalid fields, a Unix socket path that cannot be
+    /// used (before anything is sent, rather than as a connect error), plain `http` under an
+    /// evaluator that requires HTTPS, or a resource timeout already passed after `elapsed`
+    /// seconds. Returns the seconds left of the resource timeout.
+    static func check(
+        url: URL,
+        method: String,
+        fields: [HTTPField],
+        configuration: SessionConfiguration,
+        requiresSecureTransport: Bool,
+        elapsed: Double
+    ) throws -> Double {
+        try RequestValidation.validate(method: method, url: url, headers: fields.map { ($0.name, $0.value) })
+        try configuration.routing.validate()
+        if requiresSecureTransport, url.scheme?.lowercased() != "https" {
+            // Enforced where the evaluator is used, for every hop: a pinning manager must not
+            // send a request (or follow a redirect) in clear (docs/security.md).
+            let error = GannetError(
+                .insecureTransport,
+                "The trust evaluator requires HTTPS; refusing to send \(url.scheme ?? "") in clear",
+                failingURL: url
+            )
+            throw TransportError.urlError(gannet: error, url: url)
+        }
+        let remaining = configuration.timeoutIntervalForResource - elapsed
+        if remaining <= 0 {
+            throw TransportError.urlError(
+                gannet: GannetError(.timedOut, "The resource timeout passed", failingURL: url),
+                url: url
+            )
+        }
+        return remaining
+    }
+
+    /// Sets the request's own options: its URL, the callbacks' `context` (the transfer), the
+    /// read size of its sink, and its timeouts (`idleTimeout` in nanoseconds caps the connect
+    /// timeout; `remaining` seconds of the resource timeout).
+    static func setRequest(
+        _ easy: EasyHandle,
+        url: URL,
+        configuration: SessionConfiguration,
+        context: UnsafeMutableRawPointer,
+        readBufferSize: Int,
+        idleTimeout: UInt64,
+        remaining: Double
+    ) {
+        easy.set(CURLOPT_URL, url.absoluteString)
+        // Waiting to learn whether a connection multiplexes pays only where ALPN or prior
+        // knowledge tells at connect time; on cleartext HTTP/1.1 libcurl learns it from the first
+        // response and leaves every transfer added meanwhile pending until that exchange ends.
+        easy.set(
+            CURLOPT_PIPEWAIT,
+            url.scheme?.lowercased() == "https" || configuration.httpVersion == .http2PriorKnowledge
+        )
+        easy.set(CURLOPT_PRIVATE, pointer: context)
+        easy.set(CURLOPT_HEADERDATA, pointer: context)
+        easy.set(CURLOPT_WRITEDATA, pointer: context)
+        easy.set(CURLOPT_READDATA, pointer: context)
+        easy.set(CURLOPT_HTTPGET, true)
+        easy.set(CURLOPT_FORBID_REUSE, false)
+        easy.set(CURLOPT_CUSTOMREQUEST, nil as String?)
+        easy.set(CURLOPT_POSTFIELDSIZE_LARGE, offset: -1)
+        easy.set(CURLOPT_MAX_SEND_SPEED_LARGE, offset: 0)
+        // Each sink reads in blocks of its own size (BodySink.readBufferSize).
+        easy.set(CURLOPT_BUFFERSIZE, readBufferSize)
+        let connectMs = Int(min(configuration.connectTimeout, Double(idleTimeout) / 1e9) * 1000)
+        easy.set(CURLOPT_CONNECTTIMEOUT_MS, max(connectMs, 1))
+        easy.set(CURLOPT_TIMEOUT_MS, remaining < 1e9 ? max(Int(remaining * 1000), 1) : 0)
+    }
+
+    /// Sets (or clears) the hop's credentials: libcurl computes Basic, Digest or NTLM for the
+    /// origin or the proxy the credential is for, and nothing for the other.
+    static func setCredential(_ easy: EasyHandle, _ credential: HopCredential?) {
+        let basic = 1 << 0
+        easy.set(CURLOPT_HTTPAUTH, credential.map { $0.proxy ? basic : $0.curlMask } ?? basic)
+        easy.set(CURLOPT_USERNAME, credential.flatMap { $0.proxy ? nil : $0.user })
+        easy.set(CURLOPT_PASSWORD, credential.flatMap { $0.proxy ? nil : $0.password })
+        easy.set(CURLOPT_PROXYAUTH, credential.map { $0.proxy ? $0.curlMask : basic } ?? basic)
+        easy.set(CURLOPT_PROXYUSERNAME, credential.flatMap { $0.proxy ? $0.user : nil })
+        easy.set(CURLOPT_PROXYPASSWORD, credential.flatMap { $0.proxy ? $0.password : nil })
+    }
+
+    /// Sets the method and body options for `source` (`nil`: no body); removes the framing
+    /// fields libcurl writes itself from `fields`, and adds to `removed` the fields libcurl
+    /// would add that the caller did not ask for. Returns the body length to report (`-1` when
+    /// unknown), or `nil` when the hop sends no body.
+    static func setBody(
+        _ easy: EasyHandle,
+        method: String,
+        source: BodySource?,
+        fields: inout [HTTPField],
+        removed: inout [String]
+    ) -> Int64? {
+        let upper = method.uppercased()
+        let declaredLength = fields.first { ASCII.equalsIgnoringCase($0.name, "content-length") }.flatMap {
+            Int64($0.value)
+        }
+        // libcurl writes Content-Length (or chunked framing) itself from the size given here.
+        fields.removeAll { ["content-length", "transfer-encoding"].contains($0.name.lowercased()) }
+        if upper == "HEAD" {
+            easy.set(CURLOPT_NOBODY, true)
+            if method != "HEAD" { easy.set(CURLOPT_CUSTOMREQUEST, method) }
+            return nil
+        }
+        guard let source else {
+            if method != "GET" { easy.set(CURLOPT_CUSTOMREQUEST, method) }
+            return nil
+        }
+        let length = source.knownLength(declared: declaredLength)
+        easy.set(CURLOPT_POST, true)
+        if !fields.contains(where: { ASCII.equalsIgnoringCase($0.name, "Content-Type") }) {
+            // libcurl labels every POST body as a form; send no Content-Type the caller did not set.
+            removed.append("Content-Type")
+        }
+        easy.set(CURLOPT_POSTFIELDSIZE_LARGE, offset: length ?? -1)
+        if case .stream(let stream) = source, let paced = stream as? any RateLimitedBodyStream,
+            let rate = paced.maximumBytesPerSecond, rate > 0
+        {
+            easy.set(CURLOPT_MAX_SEND_SPEED_LARGE, offset: rate)
+        }
+        if method != "POST" { easy.set(CURLOPT_CUSTOMREQUEST, method) }
+        return length ?? -1
+    }
+
+    /// The header lines libcurl sends to the origin, and those it sends to a proxy only. `Name;`
+    /// sends an empty value, `Name:` removes a header libcurl would add itself (each of
+    /// `removed`). A caller's `Proxy-Authorization` is for the proxy: libcurl's proxy list
+    /// reaches the proxy only (a plain proxied request and a tunnel's CONNECT), never the origin
+    /// inside a tunnel, and no one when no proxy is used (docs/engine.md, "A transfer's life").
+    static func headerLines(_ fields: [HTTPField], removing removed: [String]) -> (origin: [String], proxy: [String]) {
+        var origin: [String] = []
+        var proxy: [String] = []
+        origin.reserveCapacity(fields.count + removed.count)
+        for field in fields {
+            if ASCII.equalsIgnoringCase(field.name, "proxy-authorization") {
+                proxy.append("\(field.name): \(field.value)")
+            } else {
+                origin.append(field.value.isEmpty ? "\(field.name);" : "\(field.name): \(field.value)")
+            }
+        }
+        for name in removed { origin.append("\(name):") }
+        return (origin, proxy)
+    }
+}
