@@ -257,4 +257,21 @@ struct CookieAlgorithmTests {
         #expect(store.header(for: origin("http://h/"), now: now) == "aaaaaaaa=1")
         #expect(store.header(for: origin("https://h/"), now: now) == "s=1; aaaaaaaa=1")
     }
+
+    /// An empty jar answers before it parses the URL (the engine asks it for every request):
+    /// the shortcut must not hide a cookie set, nor outlive one removed.
+    @Test func aJarAnswersByItsContentsBeforeAndAfterTheShortcut() {
+        let jar = CookieJar()
+        let url = URL(string: "http://h.example/x")!
+        #expect(jar.header(for: url) == nil)
+        jar.setCookies(
+            [HTTPCookie(properties: [.name: "a", .value: "1", .domain: "h.example", .path: "/"])!],
+            for: url,
+            mainDocumentURL: nil
+        )
+        #expect(jar.header(for: url) == "a=1")
+        #expect(jar.header(for: URL(string: "http://other.example/")!) == nil)
+        jar.removeAll()
+        #expect(jar.header(for: url) == nil)
+    }
 }

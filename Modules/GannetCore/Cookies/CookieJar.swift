@@ -128,6 +128,10 @@ public final class CookieJar: CookieStoring {
 
     /// The `Cookie` field for a request to `url`, or `nil`.
     func header(for url: URL) -> String? {
+        // An empty jar (a client's default, which most servers never fill) answers without
+        // parsing the URL into an origin: that parse was 9,000 instructions a request
+        // (callgrind, docs/performance.md).
+        guard state.withLock({ !$0.store.cookies.isEmpty }) else { return nil }
         guard let origin = CookieStore.Origin(url) else { return nil }
         let now = Date()
         return state.withLock { $0.store.header(for: origin, now: now) }
