@@ -59,6 +59,9 @@ let package = Package(
             pkgConfig: "libpsl",
             providers: [.apt(["libpsl-dev"])]
         ),
+        // Only a module map's `link ":libstdc++.a"`: `gannet` links GCC's static C++ library
+        // among the statically linked Swift runtime's archives (Modules/CStaticLibStdCxx/shim.h).
+        .systemLibrary(name: "CStaticLibStdCxx", path: "Modules/CStaticLibStdCxx"),
 
         // MARK: Library modules
         // Media types, the response serializer protocols and their input, the parsed response
@@ -116,7 +119,10 @@ let package = Package(
         .executableTarget(
             name: "GannetCLI",
             // The C modules for `--version`'s run-time library versions (GannetVersion.swift).
-            dependencies: ["Gannet", "GannetSecurity", "GannetXML", "CCurl", "COpenSSL", "CLibXML2"],
+            // CStaticLibStdCxx: the C++ library linked statically (Modules/CStaticLibStdCxx/shim.h).
+            dependencies: [
+                "Gannet", "GannetSecurity", "GannetXML", "CCurl", "COpenSSL", "CLibXML2", "CStaticLibStdCxx",
+            ],
             path: "Modules/GannetCLI",
             swiftSettings: strictSettings
         ),

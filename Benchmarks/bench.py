@@ -809,11 +809,11 @@ def build_gannet_cli(skip: bool) -> str:
         print("bench: building gannet as the .deb ships it (swift build -c release --static-swift-stdlib)", flush=True)
         subprocess.run(base, check=True)
     bin_dir = subprocess.run(base + ["--show-bin-path"], capture_output=True, text=True, check=True).stdout.strip()
-    # As scripts/build-deb.sh installs it: without the NEEDED entry for libxml2, which gannet
-    # opens with dlopen only when it parses XML.
+    # As scripts/build-deb.sh installs it: without the NEEDED entries for libxml2, which gannet
+    # opens with dlopen only when it parses XML, and for libstdc++.so.6 (it links libstdc++.a).
     packaged = os.path.join(bin_dir, "gannet-deb")
     subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "drop-needed.py"), os.path.join(bin_dir, "gannet"),
-                    packaged, "libxml2.so.2"], check=True)
+                    packaged, "libxml2.so.2", "libstdc++.so.6"], check=True)
     return packaged
 
 

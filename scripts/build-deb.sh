@@ -41,11 +41,13 @@ trap 'rm -rf "$root"' EXIT
 install -d "$root/usr/bin"
 # Without its NEEDED entry for libxml2: SwiftPM links it (pkg-config's -lxml2), but gannet calls
 # it only through dlopen, when it parses XML, so the loader need not map it (and the ICU it
-# brings) into every process. Whatever the binary still needs must resolve without it.
-python3 scripts/drop-needed.py "$binary" "$root/usr/bin/gannet" libxml2.so.2
+# brings) into every process. Nor for libstdc++.so.6: gannet links GCC's libstdc++.a
+# (Modules/CStaticLibStdCxx), and the -lstdc++ that --static-swift-stdlib adds after it is left
+# with nothing to give. Whatever the binary still needs must resolve without them.
+python3 scripts/drop-needed.py "$binary" "$root/usr/bin/gannet" libxml2.so.2 libstdc++.so.6
 chmod 755 "$root/usr/bin/gannet"
 if unresolved=$(ldd -r "$root/usr/bin/gannet" 2>&1 | grep -E "undefined symbol|not found"); then
-    echo "build-deb: without libxml2's NEEDED entry, gannet misses: $unresolved" >&2
+    echo "build-deb: without the NEEDED entries of libxml2 and libstdc++, gannet misses: $unresolved" >&2
     exit 1
 fi
 strip --strip-unneeded "$root/usr/bin/gannet"

@@ -1,15 +1,17 @@
 #!/usr/bin/env python3
-"""Copies an x86-64/AArch64 ELF executable without one DT_NEEDED entry (what `patchelf
---remove-needed` does), so the dynamic loader no longer loads that library at start-up.
+"""Copies an x86-64/AArch64 ELF executable without the given DT_NEEDED entries (what `patchelf
+--remove-needed` does), so the dynamic loader no longer loads those libraries at start-up.
 
-    scripts/drop-needed.py IN OUT SONAME
+    scripts/drop-needed.py IN OUT SONAME [SONAME...]
 
 Why: SwiftPM puts a system library's pkg-config `-l` flags on the link line of every product
 that depends on it, before any linker option a package could set, so `--as-needed` cannot drop
-libxml2 from `gannet`, which only opens it with dlopen when it parses XML (docs/performance.md,
-"Start-up"). Refuses (exit 1) when the binary has no such entry or still needs a symbol that
-only that library could give: a versioned reference to it (`.gnu.version_r`) is refused here,
-and scripts/build-deb.sh checks the result with `ldd -r`.
+libxml2 from `gannet`, which only opens it with dlopen when it parses XML; nor the `-lstdc++`
+that `--static-swift-stdlib` adds after the Swift runtime, once `gannet` links GCC's static
+libstdc++.a ahead of it (docs/performance.md, "Start-up"). Refuses (exit 1) when the binary has
+no such entry or still needs a symbol that only that library could give: a versioned reference
+to it (`.gnu.version_r`) is refused here, and scripts/build-deb.sh checks the result with
+`ldd -r`.
 """
 import shutil
 import struct
@@ -25,9 +27,9 @@ def fail(message: str) -> None:
 
 
 def main() -> None:
-    if len(sys.argv) != 4:
-        fail("usage: drop-needed.py IN OUT SONAME")
-    source, target, soname = sys.argv[1], sys.argv[2], sys.argv[3].encode()
+    if len(sys.argv) < 4:
+        fail("usage: drop-needed.py IN OUT SONAME [SONAME...]")
+    source, target, sonames = sys.argv[1], sys.argv[2], [name.encode() for name in sys.argv[3:]]
     with open(source, "rb") as f:
         data = bytearray(f.read())
     if data[:4] != b"\x7fELF" or data[4] != 2 or data[5] != 1:
@@ -70,13 +72,16 @@ def main() -> None:
         position = file_offset(tags[DT_VERNEED])
         for _ in range(tags.get(DT_VERNEEDNUM, 0)):
             _, _, vn_file, _, vn_next = struct.unpack_from("<HHIII", data, position)
-            if string(vn_file) == soname:
-                fail(f"{source} needs versioned symbols of {soname.decode()}")
+            if string(vn_file) in sonames:
+                fail(f"{source} needs versioned symbols of {string(vn_file).decode()}")
             position += vn_next
-    kept = [(tag, value) for tag, value in entries if not (tag == DT_NEEDED and string(value) == soname)]
-    if len(kept) == len(entries):
-        fail(f"{source} does not need {soname.decode()}")
-    kept.append((DT_NULL, 0))  # the dynamic section keeps its size: one more DT_NULL at the end
+    kept = entries
+    for soname in sonames:
+        remaining = [(tag, value) for tag, value in kept if not (tag == DT_NEEDED and string(value) == soname)]
+        if len(remaining) == len(kept):
+            fail(f"{source} does not need {soname.decode()}")
+        kept = remaining
+    kept += [(DT_NULL, 0)] * (len(entries) - len(kept))  # the dynamic section keeps its size
     for index, (tag, value) in enumerate(kept):
         struct.pack_into("<qQ", data, dynamic[0] + index * 16, tag, value)
     with open(target, "wb") as f:

@@ -1,3 +1,7 @@
+// Nothing of it is called: imported for its module map's `link ":libstdc++.a"`, which links the C++
+// library the statically linked Swift runtime needs into `gannet` instead of loading
+// libstdc++.so.6 at each start (Modules/CStaticLibStdCxx/shim.h, docs/performance.md, "Start-up").
+import CStaticLibStdCxx
 import Foundation
 
 // `gannet`: an httpie-style HTTP client built on Gannet. See docs/cli.md or `gannet --help`.
