@@ -40,9 +40,12 @@ final class RetryDelayRecorder: EventMonitor {
     }
     /// The delays, once `count` were reported: a monitor's events arrive on its queue, and the
     /// completion handler may run before the last of them.
+    /// Exactly `count`, or the test fails: a loop over fewer would check nothing.
     func delays(count: Int) async -> [TimeInterval] {
         _ = await eventually { self.recorded.withLock { $0.count >= count } }
-        return recorded.withLock { $0 }
+        let delays = recorded.withLock { $0 }
+        #expect(delays.count == count, "willRetry reported \(delays), not \(count) delays")
+        return delays
     }
 }
 
@@ -114,6 +117,7 @@ struct InterceptorTests {
         let report = try JSONDecoder().decode(FlakyReport.self, from: try #require(response.data))
         #expect(report.attempts == 3)
         #expect(task.retryCount == 2)
+        try #require(report.gaps.count == 2)
         for (retry, delay) in await asked.delays(count: 2).enumerated() {
             let bounds = policy.delayBounds(forRetry: retry)
             #expect(bounds.contains(delay), "retry \(retry): asked for \(delay) s, bounds \(bounds)")
