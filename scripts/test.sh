@@ -35,6 +35,9 @@ done
 # The test servers' own start-up: nginx still starts after losing a race for a port (2 s).
 echo "test.sh: python3 Tests/Servers/retry_check.py"
 python3 Tests/Servers/retry_check.py || checks=1
+# The proxy's early answers close without resetting a client still sending (1 s).
+echo "test.sh: python3 Tests/Servers/early_answer_check.py"
+python3 Tests/Servers/early_answer_check.py || checks=1
 
 # Three passes. Tests that stream a whole gibibyte or bound peak memory run apart from the
 # rest: in parallel they take both cores (starving tests that wait on events), and resident

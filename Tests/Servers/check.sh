@@ -122,5 +122,6 @@ check "pgrep on the temp dir" "" "$(pgrep -f "$D")"
 check "temp dir removed" "gone" "$(ls -d $D 2>/dev/null || echo gone)"
 check "supervisor stderr empty" "" "$(cat "$work/err.log")"
 if out=$(python3 "$here/retry_check.py" 2>&1); then pass=$((pass+1)); else fail=$((fail+1)); fi; echo "$out"
+if out=$(python3 "$here/early_answer_check.py" 2>&1); then pass=$((pass+1)); else fail=$((fail+1)); fi; echo "$out"
 echo "passed $pass, failed $fail"
 [ "$fail" -eq 0 ]

@@ -20,10 +20,36 @@ _LOOPBACK = {"127.0.0.1", "localhost", "::1", "[::1]"}
 # Public names the proxy answers for on 127.0.0.1, so cookie tests can be sites under real
 # public suffixes (`.com`, `.co.uk`) without leaving the machine.
 _STAND_INS = {"attacker.com", "www.attacker.com", "bank.com", "attacker.co.uk", "bank.co.uk"}
+# How long and how much an early answer keeps reading a request body it will not use.
+_LINGER_SECONDS = 30
+_LINGER_BYTES = 64 * 1024 * 1024
 
 
 def _answer(status: str, extra: str = "") -> bytes:
     return f"HTTP/1.1 {status}\r\n{extra}Content-Length: 0\r\nConnection: close\r\n\r\n".encode()
+
+
+async def _answer_early(reader: asyncio.StreamReader, writer: asyncio.StreamWriter, answer: bytes) -> None:
+    """Answers before the request body was read, then closes the way nginx's `lingering_close`
+    does (RFC 9112, section 9.6): send the answer and a FIN, then read and discard what the
+    client is still sending until it closes. Closing with the body unread would make the kernel
+    reset the connection, and a client still sending (a 200 KB POST meeting a 407) could see
+    the reset before it read the answer: a test would then fail or pass by timing.
+    """
+    writer.write(answer)
+    await writer.drain()
+    if writer.can_write_eof():
+        writer.write_eof()
+
+    async def discard() -> None:
+        received = 0
+        while received < _LINGER_BYTES and (data := await reader.read(65536)):
+            received += len(data)
+
+    try:
+        await asyncio.wait_for(discard(), _LINGER_SECONDS)
+    except asyncio.TimeoutError:
+        pass
 
 
 class ProxyServer(LoopbackService):
@@ -47,8 +73,7 @@ class ProxyServer(LoopbackService):
             headers = [line.split(":", 1) for line in lines[1:] if ":" in line]
             authorization = next((v.strip() for k, v in headers if k.strip().lower() == "proxy-authorization"), None)
             if requires_auth and authorization != _EXPECTED:
-                writer.write(_answer("407 Proxy Authentication Required", 'Proxy-Authenticate: Basic realm="gannet"\r\n'))
-                await writer.drain()
+                await _answer_early(reader, writer, _answer("407 Proxy Authentication Required", 'Proxy-Authenticate: Basic realm="gannet"\r\n'))
                 return
             if method == "CONNECT":
                 host, _, target_port = target.rpartition(":")
@@ -63,14 +88,12 @@ class ProxyServer(LoopbackService):
             if host in _STAND_INS:
                 host = "127.0.0.1"
             if host not in _LOOPBACK:
-                writer.write(_answer("403 Forbidden"))
-                await writer.drain()
+                await _answer_early(reader, writer, _answer("403 Forbidden"))
                 return
             try:
                 upstream_reader, upstream_writer = await asyncio.open_connection(host.strip("[]"), int(target_port))
             except OSError:
-                writer.write(_answer("502 Bad Gateway"))
-                await writer.drain()
+                await _answer_early(reader, writer, _answer("502 Bad Gateway"))
                 return
             if path_head is None:
                 writer.write(b"HTTP/1.1 200 Connection Established\r\n\r\n")
