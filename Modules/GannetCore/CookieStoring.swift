@@ -75,6 +75,22 @@ public final class EphemeralCookieStorage: CookieStoring {
     public func removeAll() {
         box.withLock { $0.state.cookies.removeAll() }
     }
+
+    /// Stores cookies read back from a file of this package's own (the CLI's `--session`),
+    /// keeping only those a ``CookieJar`` file may hold: the checks of RFC 6265bis §5.6 and §5.7
+    /// that do not depend on a request (no control character, no domain cookie for a public
+    /// suffix, `__Secure-` and `__Host-` with their requirements). A file written by an older
+    /// version, or edited by hand, must not send what the cookie rules refuse
+    /// (docs/auth-cookies-cache.md, "Cookies"). Returns how many were dropped.
+    @discardableResult
+    package func restore(_ cookies: [HTTPCookie]) -> Int {
+        let now = Date()
+        let sound = cookies.filter { cookie in
+            StoredCookie(cookie, created: now).map(CookieFile.isSound) ?? false
+        }
+        setCookies(sound, for: nil, mainDocumentURL: nil)
+        return cookies.count - sound.count
+    }
 }
 
 /// RFC 6265's matching rules, pure: the engine applies them to whatever a storage returns.

@@ -92,6 +92,36 @@ struct CLISessionTests: CLIServerSuite {
         #expect(plain.status == 4)
     }
 
+    /// A session file's cookies are judged again by the rules every stored cookie keeps (the
+    /// same as a ``CookieJar`` file's): one written by an older gannet, or edited by hand, must
+    /// not send what the cookie rules refuse: a `__Host-` or `__Secure-` cookie without `Secure`,
+    /// or a domain cookie for a public suffix.
+    @Test func aSessionsCookiesAreJudgedAgainWhenRead() async throws {
+        let home = try temporaryHome()
+        defer { try? FileManager.default.removeItem(at: home) }
+        let path = home.appendingPathComponent("planted.json").path
+        let cookie = { (name: String, domain: String) in
+            #"{"name": "\#(name)", "value": "1", "domain": "\#(domain)", "path": "/", "secure": false}"#
+        }
+        let file = """
+            {"version": 1, "headers": {}, "cookies": [\(cookie("kept", "127.0.0.1")), \(cookie("__Host-bad", "127.0.0.1")),
+            \(cookie("__Secure-bad", "127.0.0.1")), \(cookie("suffix", ".com"))]}
+            """
+        let created = FileManager.default.createFile(
+            atPath: path,
+            contents: Data(file.utf8),
+            attributes: [.posixPermissions: 0o600]
+        )
+        #expect(created)
+        let seen = try await gannet(["--session", path, "GET", "\(httpbin)/cookies"], home: home)
+        #expect(seen.status == 0, "\(seen.err)")
+        #expect(try seen.json()["cookies"] as? [String: String] == ["kept": "1"], "\(seen.out)")
+        // The session is written back without them.
+        let saved = try JSONSerialization.jsonObject(with: try Data(contentsOf: URL(fileURLWithPath: path)))
+        let names = ((saved as? [String: Any])?["cookies"] as? [[String: Any]])?.compactMap { $0["name"] as? String }
+        #expect(names == ["kept"], "\(String(describing: saved))")
+    }
+
     @Test func aFileThatIsNotASessionIsAClearError() async throws {
         let home = try temporaryHome()
         defer { try? FileManager.default.removeItem(at: home) }

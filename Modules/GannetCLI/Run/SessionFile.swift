@@ -109,7 +109,8 @@ struct SessionFile {
             if let expires = cookie.expires { properties[.expires] = Date(timeIntervalSince1970: expires) }
             return HTTPCookie(properties: properties)
         }
-        storage.setCookies(cookies, for: nil, mainDocumentURL: nil)
+        // Judged again as a cookie file's are: the file may predate a rule (docs/cli.md, "Sessions").
+        storage.restore(cookies)
     }
 
     /// Writes the session: the old headers with `headerItems` added, and `storage`'s cookies.
