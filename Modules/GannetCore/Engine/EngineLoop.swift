@@ -72,6 +72,7 @@ final class EngineLoop: @unchecked Sendable {
         multi.set(CURLMOPT_MAXCONNECTS, settings.maximumIdleConnections)
         multi.set(CURLMOPT_PIPELINING, Int(CURLPIPE_MULTIPLEX))
         let thread = Thread { [self] in
+            EngineLoop.nameThread()
             EngineLoop.blockSIGPIPE()
             run()
         }
@@ -90,6 +91,17 @@ final class EngineLoop: @unchecked Sendable {
             return sleeping
         }
         if wakes { curl_multi_wakeup(multi.raw) }
+    }
+
+    /// Gives the calling thread the kernel name `gannet.engine`, which `top -H`, gdb and
+    /// /proc/self/task/*/comm show (and ManyManagersTests counts). Foundation keeps
+    /// `Thread.name` to itself on Linux, and `pthread_setname_np` is a GNU extension Swift's
+    /// Glibc module does not import; /proc/thread-self/comm is the same kernel field.
+    private static func nameThread() {
+        let fd = open("/proc/thread-self/comm", O_WRONLY | O_CLOEXEC)
+        guard fd >= 0 else { return }
+        _ = "gannet.engine".withCString { write(fd, $0, strlen($0)) }
+        close(fd)
     }
 
     /// Blocks `SIGPIPE` on the loop's thread, where every socket write happens. libcurl 7.88
