@@ -253,6 +253,28 @@ struct EnginePoolTests {
         survivor.invalidateAndCancel()
     }
 
+    /// `.dedicated` gives a manager a thread no other manager is placed on, which ends with it.
+    @Test func aDedicatedManagerRunsOnAThreadOfItsOwn() async throws {
+        let shared = testManager(servers)
+        let loopGone = Weak<EngineLoop>()
+        do {
+            let dedicated = testManager(servers) { $0.engine = .dedicated }
+            let alsoDedicated = testManager(servers) { $0.engine = .dedicated }
+            loopGone.object = dedicated.engine.loop
+            #expect(dedicated.engine.loop !== shared.engine.loop)
+            #expect(dedicated.engine.loop !== alsoDedicated.engine.loop)
+            for _ in 0..<8 {
+                #expect(testManager(servers).engine.loop !== dedicated.engine.loop, "a shared manager joined it")
+            }
+            let response = await perform(dedicated, URLRequest(url: servers.nginx.adding("/small")))
+            #expect(response.error == nil && response.data == Data("ok".utf8), "\(String(describing: response.error))")
+            dedicated.invalidateAndCancel()
+            alsoDedicated.invalidateAndCancel()
+        }
+        #expect(await eventually(within: 30) { loopGone.object == nil }, "the dedicated thread outlived its manager")
+        shared.invalidateAndCancel()
+    }
+
     final class Weak<Object: AnyObject>: @unchecked Sendable {
         // @unchecked: read and written by the one test that made it, in sequence.
         weak var object: Object?
