@@ -52,7 +52,7 @@ python3 Tests/Servers/early_answer_check.py || checks=1
 # runs one test at a time: each memory bound reads the whole process, and beside the 1 GiB
 # multipart and XML tests the stream task's test once read 33.3 MiB against its 32 MiB
 # (a loaded fresh-clone run); in turn the pass takes about 10 s instead of 6.
-heavy='MultipartMemoryTests|XMLHostileInputTests|NamespaceReachabilityTests|aHundredMegabytesAreReadInBoundedMemory|aGibibyteDownload|FanOutTests'
+heavy='MultipartMemoryTests|XMLHostileInputTests|NamespaceReachabilityTests|aHundredMegabytesAreReadInBoundedMemory|aGibibyteDownload|FanOutTests|ManyManagersTests'
 faults='FaultsSerialSuites'
 soak='SoakTests'
 status=0

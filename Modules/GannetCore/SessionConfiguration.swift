@@ -25,6 +25,11 @@ public struct SessionConfiguration: Sendable {
     public var maximumConnectionsPerHost: Int = 0
     /// The most idle connections kept in the pool for reuse.
     public var maximumIdleConnections: Int = 64
+    /// Which engine thread runs the manager's transfers: one of ``EnginePool``'s, shared with
+    /// other managers (the default), or one of its own. Either way the manager's connections,
+    /// TLS sessions, cookies, credentials and tasks are its own (docs/engine.md, "Engines
+    /// shared across managers").
+    public var engine: EngineSharing = .shared
     /// Which HTTP versions the engine may speak.
     public var httpVersion: HTTPVersion = .automatic
     /// Whether to ask for and decode `gzip`, `deflate`, `br` and `zstd` bodies.

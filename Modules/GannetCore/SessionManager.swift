@@ -2,9 +2,10 @@ internal import Synchronization
 
 /// Runs HTTP tasks on Gannet's libcurl engine: AFNetworking's `AFURLSessionManager`.
 ///
-/// One manager owns one engine thread and one connection pool (keep-alive, HTTP/2
-/// multiplexing). It keeps a delegate per task, runs the response serializer on a concurrent
-/// processing queue, and calls completion handlers on ``completionQueue``.
+/// One manager owns one connection pool (keep-alive, HTTP/2 multiplexing) and runs on one of
+/// ``EnginePool``'s threads, shared with other managers (``SessionConfiguration/engine``). It
+/// keeps a delegate per task, runs the response serializer on a concurrent processing queue,
+/// and calls completion handlers on ``completionQueue``.
 ///
 /// ```swift
 /// let manager = SessionManager()
@@ -45,7 +46,7 @@ public final class SessionManager: Sendable {
 
     static let nextIdentifier = Atomic<Int>(1)
 
-    /// Creates a manager and starts its engine thread. `eventMonitors` observe every task the
+    /// Creates a manager and places it on an engine thread (``EnginePool``). `eventMonitors` observe every task the
     /// manager creates (see ``EventMonitor``); more can be added with ``addEventMonitor(_:)``.
     public init(configuration: SessionConfiguration = .default, eventMonitors: [any EventMonitor] = []) {
         self.configuration = configuration
@@ -350,7 +351,7 @@ public final class SessionManager: Sendable {
     // MARK: Invalidation
 
     /// Cancels every unfinished task and refuses new ones (they fail with
-    /// `GannetError.sessionInvalidated`). The engine thread stops once the manager is released.
+    /// `GannetError.sessionInvalidated`). The manager leaves its engine thread once it is released.
     public func invalidateAndCancel() {
         settings.withLock { $0.invalidated = true }
         let reason = GannetError(.sessionInvalidated, "The session manager was invalidated")
@@ -368,8 +369,8 @@ public final class SessionManager: Sendable {
     }
 
     /// Once an invalidated manager has no task left, drops its hooks and monitors (which may hold the
-    /// manager itself, as URLSession drops its delegate) and stops its engine, closing pooled
-    /// connections now rather than when the last reference goes.
+    /// manager itself, as URLSession drops its delegate) and takes its engine off its thread,
+    /// closing pooled connections now rather than when the last reference goes.
     func releaseIfInvalidatedAndIdle() {
         guard settings.withLock({ $0.invalidated }), taskTable.withLock({ $0.isEmpty }) else { return }
         hooks.withLock { $0 = SessionHooks() }

@@ -31,6 +31,7 @@ struct EverySettingTests {
         "maximumIdleConnections":
             "GannetTests/EverySettingTests.swift/maximumIdleConnectionsClosesTheOldestIdleConnection",
         "httpVersion": "GannetTests/EverySettingTests.swift/httpVersionChoosesTheProtocolNginxSees",
+        "engine": "GannetCoreTests/EnginePoolTests.swift/aDedicatedManagerRunsOnAThreadOfItsOwn",
         "decompressesResponses": "GannetCoreTests/HostileServerTests.swift/bombsAreNotInflatedWhenDecompressionIsOff",
         "redirects.maximumRedirects": "GannetCoreTests/RedirectionTests.swift/loopStopsAtTheConfiguredLimit",
         "redirects.allowsHTTPSToHTTP":

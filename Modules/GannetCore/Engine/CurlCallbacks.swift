@@ -4,7 +4,7 @@ internal import CCurl
 // Nonisolated top-level functions, so libcurl never calls a closure formed in actor-isolated
 // code: Swift 6 checks the isolation when such a closure runs, and traps on the engine thread.
 // Each recovers its Transfer, unretained: the engine's `active` table keeps it alive while its
-// handle is in the multi handle (docs/engine.md, "One thread per session manager").
+// handle is in the multi handle (docs/engine.md, "One thread runs many session managers").
 
 func transferHeaderCallback(
     _ buffer: UnsafeMutablePointer<CChar>?,

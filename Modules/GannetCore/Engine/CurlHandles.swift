@@ -138,9 +138,14 @@ final class HeaderList {
     deinit { curl_slist_free_all(raw) }
 }
 
-/// Owns a libcurl share handle that holds one TLS session cache (`CURL_LOCK_DATA_SSL_SESSION`)
-/// for the transfers of one trust scope (``CurlEngine/sessionShare(for:)``). Engine thread
-/// only, so it needs no lock functions.
+/// Owns a libcurl share handle that holds one manager's caches for one trust scope
+/// (``CurlEngine/sessionShare(for:)``): its TLS sessions (`CURL_LOCK_DATA_SSL_SESSION`), its
+/// connections (`CURL_LOCK_DATA_CONNECT`: an easy handle with this share takes and returns
+/// connections here, not in the loop's multi handle) and its DNS entries (`CURL_LOCK_DATA_DNS`,
+/// where `CURLOPT_RESOLVE` puts the manager's routing). Managers on one loop therefore never
+/// reuse each other's connections or sessions, nor resolve through each other's overrides
+/// (docs/engine.md, "Engines shared across managers"). Loop thread only, so it needs no lock
+/// functions.
 final class SessionShare {
     let raw: UnsafeMutableRawPointer
 
@@ -148,6 +153,8 @@ final class SessionShare {
         guard let raw = curl_share_init() else { fatalError("curl_share_init failed: out of memory") }
         self.raw = raw
         _ = ccurl_share_setopt_long(raw, CURLSHOPT_SHARE, Int(CURL_LOCK_DATA_SSL_SESSION.rawValue))
+        _ = ccurl_share_setopt_long(raw, CURLSHOPT_SHARE, Int(CURL_LOCK_DATA_CONNECT.rawValue))
+        _ = ccurl_share_setopt_long(raw, CURLSHOPT_SHARE, Int(CURL_LOCK_DATA_DNS.rawValue))
     }
 
     /// Refused (`CURLSHE_IN_USE`) while an easy handle still uses the share; the engine frees
@@ -155,7 +162,8 @@ final class SessionShare {
     deinit { curl_share_cleanup(raw) }
 }
 
-/// Owns the libcurl multi handle: one connection pool, one DNS cache, one set of transfers.
+/// Owns the libcurl multi handle of one ``EngineLoop``: the transfers of every manager on it (each
+/// manager's connections and DNS entries are in its ``SessionShare``s).
 final class MultiHandle {
     let raw: UnsafeMutableRawPointer
 
