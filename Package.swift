@@ -124,7 +124,17 @@ let package = Package(
                 "Gannet", "GannetSecurity", "GannetXML", "CCurl", "COpenSSL", "CLibXML2", "CStaticLibStdCxx",
             ],
             path: "Modules/GannetCLI",
-            swiftSettings: strictSettings
+            swiftSettings: strictSettings,
+            // Release `gannet` only (the one the .deb ships): lld packs its ~85,000 relative
+            // relocations as DT_RELR (glibc 2.36), and none of its symbols is exported (the driver
+            // adds -export-dynamic to executables); less work for the dynamic loader at each start
+            // (docs/performance.md, "Start-up").
+            linkerSettings: [
+                .unsafeFlags(
+                    ["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs", "-Xlinker", "--no-export-dynamic"],
+                    .when(platforms: [.linux], configuration: .release)
+                )
+            ]
         ),
 
         // MARK: Tests

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Builds gannet_<version>_amd64.deb (`make deb`): the release `gannet` with the Swift runtime and
 # Foundation linked in (--static-swift-stdlib), so it needs no Swift toolchain, only Debian's
-# libcurl4, libssl3 and libxml2 (and libc6, libstdc++6, libgcc-s1, which every Debian system has,
-# and libpsl5, the public-suffix list cookies are judged by, which libcurl4 itself depends on);
+# libcurl4, libssl3 and libxml2 (and libc6 from 2.36 on, for its packed relative relocations, and
+# libgcc-s1, which every Debian system has, and libpsl5, the public-suffix list cookies are judged
+# by, which libcurl4 itself depends on; not libstdc++6: the C++ library is linked in);
 # the manual and the bash, zsh and fish completions go where Debian's tools look for them.
 # Refuses to package a binary that links anything else (checked with ldd and dpkg -S).
 #
@@ -22,7 +23,7 @@ binary="$(swift build "${scratch[@]}" -c release --show-bin-path)/gannet"
 # Every shared library the binary itself needs (its NEEDED entries; theirs are their packages'
 # business) must come from an allowed package. libxml2 is not among them: gannet opens it with
 # dlopen when it first parses XML (docs/performance.md, "Start-up"), so the package still
-# depends on it.
+# depends on it. libstdc++6 is allowed here for the NEEDED entry dropped below, not a dependency.
 allowed=" libc6 libcurl4 libssl3 libxml2 libpsl5 libstdc++6 libgcc-s1 "
 resolved=$(ldd "$binary")
 for soname in $(readelf -d "$binary" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p'); do
@@ -66,7 +67,7 @@ Version: $version
 Architecture: $arch
 Maintainer: Gannet <gannet@localhost>
 Installed-Size: $size
-Depends: libc6, libcurl4 (>= 7.88.1), libssl3, libxml2, libpsl5, libstdc++6, libgcc-s1
+Depends: libc6 (>= 2.36), libcurl4 (>= 7.88.1), libssl3, libxml2, libpsl5, libgcc-s1
 Section: web
 Priority: optional
 Homepage: https://github.com/gannet/gannet

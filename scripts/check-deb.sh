@@ -28,6 +28,16 @@ trap cleanup EXIT
 
 apt-get install -y "./${deb#./}" || apt-get install -y "$deb"
 test "$(command -v gannet)" = /usr/bin/gannet
+# Linked as docs/performance.md's "Start-up" says: libstdc++ inside (so not in Depends), relative
+# relocations packed (DT_RELR), nothing exported.
+depends=$(dpkg-deb -f "$deb" Depends)
+[[ "$depends" != *libstdc++* ]] || { echo "check-deb: Depends names libstdc++, linked in: $depends" >&2; exit 1; }
+libraries=$(ldd /usr/bin/gannet)
+[[ "$libraries" != *libstdc++* ]] || { echo "check-deb: the installed gannet loads libstdc++" >&2; exit 1; }
+dynamic=$(readelf -d /usr/bin/gannet)
+[[ "$dynamic" == *"(RELR)"* ]] || { echo "check-deb: the installed gannet has no DT_RELR" >&2; exit 1; }
+exported=$(nm -D --defined-only /usr/bin/gannet | wc -l)
+[[ "$exported" == 0 ]] || { echo "check-deb: the installed gannet exports $exported symbols" >&2; exit 1; }
 /usr/bin/gannet --version | tee "$server_dir/version"
 for name in "gannet " "libcurl " "OpenSSL " "nghttp2 " "libxml2 " "Features: "; do
     grep -q "^$name" "$server_dir/version" || { echo "check-deb: --version names no ${name% }" >&2; exit 1; }
