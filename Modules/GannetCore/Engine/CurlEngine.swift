@@ -216,7 +216,8 @@ final class CurlEngine: @unchecked Sendable {
         curl_multi_remove_handle(multi.raw, easy.raw)
         // The error buffer belongs to the transfer; libcurl must not keep its address.
         easy.set(CURLOPT_ERRORBUFFER, pointer: nil)
-        if spareHandles.count < 64 { spareHandles.append(easy) }
+        // A handle that heard a challenge holds libcurl's Digest state: a new one serves the next hop.
+        if spareHandles.count < 64, !easy.heardChallenge { spareHandles.append(easy) }
     }
 
     /// The live transfer numbered `serial`, if it has not finished.
