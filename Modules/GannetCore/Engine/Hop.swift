@@ -29,6 +29,9 @@ struct Hop {
 
     /// The request this hop sends.
     let request: URLRequest
+    /// Whether the request goes to an `https` URL: read once per hop, by the close_notify rule
+    /// (``HeadPolicy/truncation(of:)``) and the connection options (``HopOptions``).
+    let usesTLS: Bool
     /// The credential libcurl answers this hop's challenge with (Transfer+Authentication.swift).
     let credential: HopCredential?
     var parser: ResponseHeadParser
@@ -60,6 +63,7 @@ struct Hop {
 
     init(request: URLRequest, credential: HopCredential? = nil, limits: SessionConfiguration.Limits) {
         self.request = request
+        usesTLS = request.url?.scheme.map { ASCII.equalsIgnoringCase($0, "https") } ?? false
         self.credential = credential
         parser = ResponseHeadParser(limits: limits)
     }
@@ -78,8 +82,9 @@ struct Hop {
     /// reuse").
     mutating func countSendAttempt() -> GannetError? {
         sendAttempts += 1
+        guard sendAttempts > 1 else { return nil }
         let method = (request.httpMethod ?? "GET").uppercased()
-        guard sendAttempts > 1, !RetryPolicy.defaultRetryableHTTPMethods.contains(method) else { return nil }
+        guard !RetryPolicy.defaultRetryableHTTPMethods.contains(method) else { return nil }
         return GannetError(
             .transport,
             "The reused connection closed before a response; a \(method) request is not sent again",

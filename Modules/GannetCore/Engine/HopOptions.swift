@@ -59,7 +59,7 @@ enum HopOptions {
         requiresSecureTransport: Bool,
         elapsed: Double
     ) throws -> Double {
-        try RequestValidation.validate(method: method, url: url, headers: fields.map { ($0.name, $0.value) })
+        try RequestValidation.validate(method: method, url: url, headers: fields.lazy.map { ($0.name, $0.value) })
         try configuration.routing.validate()
         if requiresSecureTransport, url.scheme?.lowercased() != "https" {
             // Enforced where the evaluator is used, for every hop: a pinning manager must not
@@ -81,12 +81,13 @@ enum HopOptions {
         return remaining
     }
 
-    /// Sets the request's own options: its URL, the callbacks' `context` (the transfer), the
-    /// read size of its sink, and its timeouts (`idleTimeout` in nanoseconds caps the connect
-    /// timeout; `remaining` seconds of the resource timeout).
+    /// Sets the request's own options: its URL (`usesTLS` when it is `https`), the callbacks'
+    /// `context` (the transfer), the read size of its sink, and its timeouts (`idleTimeout` in
+    /// nanoseconds caps the connect timeout; `remaining` seconds of the resource timeout).
     static func setRequest(
         _ easy: EasyHandle,
         url: URL,
+        usesTLS: Bool,
         configuration: SessionConfiguration,
         context: UnsafeMutableRawPointer,
         readBufferSize: Int,
@@ -97,10 +98,7 @@ enum HopOptions {
         // Waiting to learn whether a connection multiplexes pays only where ALPN or prior
         // knowledge tells at connect time; on cleartext HTTP/1.1 libcurl learns it from the first
         // response and leaves every transfer added meanwhile pending until that exchange ends.
-        easy.set(
-            CURLOPT_PIPEWAIT,
-            url.scheme?.lowercased() == "https" || configuration.httpVersion == .http2PriorKnowledge
-        )
+        easy.set(CURLOPT_PIPEWAIT, usesTLS || configuration.httpVersion == .http2PriorKnowledge)
         easy.set(CURLOPT_PRIVATE, pointer: context)
         easy.set(CURLOPT_HEADERDATA, pointer: context)
         easy.set(CURLOPT_WRITEDATA, pointer: context)

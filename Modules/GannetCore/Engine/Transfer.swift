@@ -198,12 +198,18 @@ final class Transfer: @unchecked Sendable {
     func configure(_ easy: EasyHandle) throws {
         guard let url = request.url else { throw GannetError(.invalidRequest, "The request has no URL") }
         let method = request.httpMethod ?? "GET"
-        var fields = hopHeaderFields(for: url)
+        // `settings.value`, a stored constant, is passed by reference; `configuration` may be copied.
+        var fields = HopOptions.headerFields(
+            request: request,
+            url: url,
+            configuration: settings.value,
+            callerURL: callerURL
+        )
         let remaining = try HopOptions.check(
             url: url,
             method: method,
             fields: fields,
-            configuration: configuration,
+            configuration: settings.value,
             requiresSecureTransport: serverTrustEvaluator?.requiresSecureTransport == true,
             elapsed: counters.elapsed(now: MonotonicClock.nanoseconds())
         )
@@ -214,7 +220,8 @@ final class Transfer: @unchecked Sendable {
         HopOptions.setRequest(
             easy,
             url: url,
-            configuration: configuration,
+            usesTLS: machine.hop.usesTLS,
+            configuration: settings.value,
             context: Unmanaged.passUnretained(self).toOpaque(),
             readBufferSize: sink.readBufferSize,
             idleTimeout: counters.idleTimeout,
@@ -346,13 +353,7 @@ final class Transfer: @unchecked Sendable {
     /// The server's certificate was rejected: the transfer stops with `error`. Returns whether
     /// the handshake goes on (never).
     func rejectTrust(_ error: any Error, trust: ServerTrust? = nil) -> Bool {
-        let gannet = GannetError(
-            .serverTrustRejected,
-            "The server's certificate was rejected: \(error)",
-            failingURL: url,
-            underlyingError: error,
-            serverTrust: trust
-        )
+        let gannet = TLSVerification.rejection(error, trust: trust, url: url)
         return machine.stop(TransportError.urlError(gannet: gannet, url: url)) != .refuse
     }
 }
