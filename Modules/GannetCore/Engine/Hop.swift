@@ -29,6 +29,8 @@ struct Hop {
 
     /// The request this hop sends.
     let request: URLRequest
+    /// The request's URL, read once: `URLRequest.url` goes through Foundation's class each time.
+    let url: URL?
     /// Whether the request goes to an `https` URL: read once per hop, by the close_notify rule
     /// (``HeadPolicy/truncation(of:)``) and the connection options (``HopOptions``).
     let usesTLS: Bool
@@ -63,7 +65,8 @@ struct Hop {
 
     init(request: URLRequest, credential: HopCredential? = nil, limits: SessionConfiguration.Limits) {
         self.request = request
-        usesTLS = request.url?.scheme.map { ASCII.equalsIgnoringCase($0, "https") } ?? false
+        url = request.url
+        usesTLS = url?.scheme.map { ASCII.equalsIgnoringCase($0, "https") } ?? false
         self.credential = credential
         parser = ResponseHeadParser(limits: limits)
     }
@@ -72,8 +75,6 @@ struct Hop {
     func following(_ next: Next) -> Hop {
         Hop(request: next.request, credential: next.credential, limits: parser.limits)
     }
-
-    var url: URL? { request.url }
 
     /// Counts a send of this hop's request (libcurl's `CURLOPT_PREREQFUNCTION`), and returns why
     /// it must not go out: libcurl sends it again on a new connection when a reused one closes

@@ -172,7 +172,7 @@ final class Transfer: @unchecked Sendable {
     var request: URLRequest { machine.hop.request }
     var head: ResponseHead? { machine.hop.head }
     var response: HTTPURLResponse? { machine.hop.response }
-    var url: URL? { request.url }
+    var url: URL? { machine.hop.url }
 
     /// The session's cookie storage when this hop's request handles cookies.
     var cookieStorage: (any CookieStoring)? {
@@ -196,7 +196,7 @@ final class Transfer: @unchecked Sendable {
     /// transfer knows: the cache's validators, the callbacks' context, the body and its reader.
     /// Throws for a request that must not be sent or a body that cannot be opened.
     func configure(_ easy: EasyHandle) throws {
-        guard let url = request.url else { throw GannetError(.invalidRequest, "The request has no URL") }
+        guard let url else { throw GannetError(.invalidRequest, "The request has no URL") }
         let method = request.httpMethod ?? "GET"
         // `settings.value`, a stored constant, is passed by reference; `configuration` may be copied.
         var fields = HopOptions.headerFields(
