@@ -148,6 +148,17 @@ final class HeaderList {
     }
 
     deinit { curl_slist_free_all(raw) }
+
+    /// The lines, in order: what libcurl is given (HopOptionsTests read them back).
+    var lines: [String] {
+        var lines: [String] = []
+        var node = raw
+        while let current = node {
+            if let data = current.pointee.data { lines.append(String(cString: data)) }
+            node = current.pointee.next
+        }
+        return lines
+    }
 }
 
 /// Owns a libcurl share handle that holds one TLS session cache (`CURL_LOCK_DATA_SSL_SESSION`)

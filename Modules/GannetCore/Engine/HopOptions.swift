@@ -127,6 +127,24 @@ enum HopOptions {
         easy.set(CURLOPT_PROXYPASSWORD, credential.flatMap { $0.proxy ? $0.password : nil })
     }
 
+    /// Sets the method and body options for `source` (``setBody(_:method:source:fields:removed:)``)
+    /// and makes the header lists libcurl sends from `fields` (``headerLines(_:removing:)``),
+    /// without `Expect`: curl waits up to a second for `100 Continue` before sending a large
+    /// body; Gannet sends at once, as URLSession does. Returns the body length to report (`nil`
+    /// when the hop sends no body) and the lists for the origin and for the proxy only.
+    static func setBodyAndHeaders(
+        _ easy: EasyHandle,
+        method: String,
+        source: BodySource?,
+        fields: [HTTPField]
+    ) -> (expectedToSend: Int64?, headers: HeaderList, proxyHeaders: HeaderList?) {
+        var fields = fields
+        var removed = ["Expect"]
+        let expectedToSend = setBody(easy, method: method, source: source, fields: &fields, removed: &removed)
+        let lines = headerLines(fields, removing: removed)
+        return (expectedToSend, HeaderList(lines.origin), lines.proxy.isEmpty ? nil : HeaderList(lines.proxy))
+    }
+
     /// Sets the method and body options for `source` (`nil`: no body); removes the framing
     /// fields libcurl writes itself from `fields`, and adds to `removed` the fields libcurl
     /// would add that the caller did not ask for. Returns the body length to report (`-1` when

@@ -231,18 +231,13 @@ final class Transfer: @unchecked Sendable {
         TLSVerification.configure(easy, transfer: self, evaluates: evaluatesTrust)
         HopOptions.setCredential(easy, machine.hop.credential)
         machine.hop.awaitsAuthenticationProbe = machine.hop.credential?.hasIntermediateChallenge == true
-
-        // curl waits up to a second for `100 Continue` before sending a large body; Gannet
-        // sends at once, as URLSession does.
-        var removed = ["Expect"]
         try body.renewStream(asking: observer, url: url)
         if body.source == nil && method.uppercased() == "POST" { body.source = .data(Data()) }
-        let expectedToSend = HopOptions.setBody(
+        let (expectedToSend, headers, proxyHeaders) = HopOptions.setBodyAndHeaders(
             easy,
             method: method,
             source: body.source,
-            fields: &fields,
-            removed: &removed
+            fields: fields
         )
         if expectedToSend != nil, let source = body.source {
             machine.hop.reader = try source.makeReader { [weak self, engine] in
@@ -251,12 +246,7 @@ final class Transfer: @unchecked Sendable {
             }
         }
         counters.expectedToSend = expectedToSend ?? 0
-        let lines = HopOptions.headerLines(fields, removing: removed)
-        handle.attach(
-            to: easy,
-            headers: HeaderList(lines.origin),
-            proxyHeaders: lines.proxy.isEmpty ? nil : HeaderList(lines.proxy)
-        )
+        handle.attach(to: easy, headers: headers, proxyHeaders: proxyHeaders)
         observer.transferWillSend(request, expectedToSend: expectedToSend)
         touch()
     }
