@@ -127,8 +127,9 @@ enum HopOptions {
         easy.set(CURLOPT_PROXYPASSWORD, credential.flatMap { $0.proxy ? $0.password : nil })
     }
 
-    /// Sets the method and body options for `source` (``setBody(_:method:source:fields:removed:)``)
-    /// and makes the header lists libcurl sends from `fields` (``headerLines(_:removing:)``),
+    /// Sets the method and body options for `source` (``setBody(_:method:source:fields:removed:)``,
+    /// which takes the framing fields out of `fields`, in place) and makes the header lists
+    /// libcurl sends from `fields` (``headerLines(_:removing:)``),
     /// without `Expect`: curl waits up to a second for `100 Continue` before sending a large
     /// body; Gannet sends at once, as URLSession does. Returns the body length to report (`nil`
     /// when the hop sends no body) and the lists for the origin and for the proxy only.
@@ -136,9 +137,8 @@ enum HopOptions {
         _ easy: EasyHandle,
         method: String,
         source: BodySource?,
-        fields: [HTTPField]
+        fields: inout [HTTPField]
     ) -> (expectedToSend: Int64?, headers: HeaderList, proxyHeaders: HeaderList?) {
-        var fields = fields
         var removed = ["Expect"]
         let expectedToSend = setBody(easy, method: method, source: source, fields: &fields, removed: &removed)
         let lines = headerLines(fields, removing: removed)

@@ -237,7 +237,7 @@ final class Transfer: @unchecked Sendable {
             easy,
             method: method,
             source: body.source,
-            fields: fields
+            fields: &fields
         )
         if expectedToSend != nil, let source = body.source {
             machine.hop.reader = try source.makeReader { [weak self, engine] in
