@@ -198,18 +198,12 @@ final class Transfer: @unchecked Sendable {
     func configure(_ easy: EasyHandle) throws {
         guard let url else { throw GannetError(.invalidRequest, "The request has no URL") }
         let method = request.httpMethod ?? "GET"
-        // `settings.value`, a stored constant, is passed by reference; `configuration` may be copied.
-        var fields = HopOptions.headerFields(
-            request: request,
-            url: url,
-            configuration: settings.value,
-            callerURL: callerURL
-        )
+        var fields = hopHeaderFields(for: url)
         let remaining = try HopOptions.check(
             url: url,
             method: method,
             fields: fields,
-            configuration: settings.value,
+            configuration: configuration,
             requiresSecureTransport: serverTrustEvaluator?.requiresSecureTransport == true,
             elapsed: counters.elapsed(now: MonotonicClock.nanoseconds())
         )
@@ -221,7 +215,7 @@ final class Transfer: @unchecked Sendable {
             easy,
             url: url,
             usesTLS: machine.hop.usesTLS,
-            configuration: settings.value,
+            configuration: configuration,
             context: Unmanaged.passUnretained(self).toOpaque(),
             readBufferSize: sink.readBufferSize,
             idleTimeout: counters.idleTimeout,
