@@ -120,7 +120,7 @@ public enum RequestValidation {
 extension RequestValidation {
     /// The engine's check before a transfer starts: the problems above, then only `http` and
     /// `https` (`.unsupportedScheme`). Throws `GannetError` naming the first problem.
-    static func validate(method: String, url: URL, headers: some Sequence<(String, String)>) throws {
+    static func validate(method: String, url: URL, headers: [(String, String)]) throws {
         if let problem = problem(method: method, url: url, headers: headers) {
             throw GannetError(problem.code, problem.message, failingURL: url)
         }
