@@ -56,4 +56,35 @@ import Testing
             limits(ratio: 200).refusal(decoded: .max, encodedSlack: 0, wireBytes: { .max / 2 }, url: Self.url) == nil
         )
     }
+
+    // MARK: The slack of a decoded body
+
+    private func head(_ fields: [(String, String)]) -> ResponseHead {
+        ResponseHead(statusCode: 200, httpVersion: "HTTP/1.1", fields: fields.map { (name: $0.0, value: $0.1) })
+    }
+
+    @Test func aCodedBodyIsCheckedWithNoSlackAndAChunkedOneWithARead() {
+        let gzip = head([("Content-Encoding", "gzip")])
+        #expect(BodyLimits.encodedSlack(for: gzip, decodes: true, readBufferSize: 16_384) == 0)
+        let chunked = head([("Content-Encoding", "br"), ("Transfer-Encoding", "Chunked")])
+        #expect(BodyLimits.encodedSlack(for: chunked, decodes: true, readBufferSize: 16_384) == 16_384)
+    }
+
+    @Test func aBodyLibcurlDoesNotDecodeHasNoRatio() {
+        let gzip = head([("Content-Encoding", "gzip")])
+        #expect(BodyLimits.encodedSlack(for: gzip, decodes: false, readBufferSize: 16_384) == nil)
+        for coding in ["", "identity", "IDENTITY"] {
+            let plain = head([("Content-Encoding", coding)])
+            #expect(BodyLimits.encodedSlack(for: plain, decodes: true, readBufferSize: 16_384) == nil, "\(coding)")
+        }
+        #expect(BodyLimits.encodedSlack(for: head([]), decodes: true, readBufferSize: 16_384) == nil)
+    }
+
+    @Test func theSessionsRatioLimitIsTheSinks() {
+        var session = SessionConfiguration.Limits()
+        session.maximumDecompressionRatio = 7
+        let limits = BodyLimits(maximumBytes: 10, session)
+        #expect(limits.maximumBytes == 10)
+        #expect(limits.maximumRatio == 7)
+    }
 }

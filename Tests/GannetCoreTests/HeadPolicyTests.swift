@@ -122,4 +122,36 @@ import Testing
         #expect(HeadPolicy.truncation(of: ended(hop(URL(string: "http://example.test/a")!), head(200))) == nil)
         #expect(HeadPolicy.truncation(of: hop()) == nil)
     }
+
+    // MARK: The redirect hook's answer
+
+    @Test func theHooksRequestIsFollowedAndNoRequestDeliversTheRedirect() {
+        let next = URLRequest(url: URL(string: "https://example.test/b")!)
+        guard case .follow(let followed) = HeadPolicy.redirect(approvedByHook: next) else {
+            Issue.record("the hook's request was not followed")
+            return
+        }
+        #expect(followed == next)
+        guard case .deliver = HeadPolicy.redirect(approvedByHook: nil) else {
+            Issue.record("no request from the hook did not deliver the redirect")
+            return
+        }
+    }
+
+    @Test(arguments: ["file:///etc/passwd", "ftp://example.test/a", "gopher://example.test/a"])
+    func aHookRequestThatCannotBeSentIsRefused(target: String) {
+        let outcome = HeadPolicy.redirect(approvedByHook: URLRequest(url: URL(string: target)!))
+        guard case .refuse(let error) = outcome else {
+            Issue.record("\(target) was not refused: \(outcome)")
+            return
+        }
+        #expect(error.code == .unsupportedScheme)
+        #expect(error.failingURL?.absoluteString == target)
+    }
+
+    @Test func aHopKnowsWhetherItUsesTLSWhateverTheSchemesCase() {
+        #expect(hop().usesTLS)
+        #expect(hop(URL(string: "HTTPS://example.test/a")!).usesTLS)
+        #expect(!hop(URL(string: "http://example.test/a")!).usesTLS)
+    }
 }

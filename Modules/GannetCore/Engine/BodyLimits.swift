@@ -35,3 +35,24 @@ struct BodyLimits: Equatable {
         )
     }
 }
+
+extension BodyLimits {
+    /// The limits of a sink that takes `maximumBytes` (``BodySink/limit(_:)``) under the
+    /// session's `limits`.
+    init(maximumBytes: Int64?, _ limits: SessionConfiguration.Limits) {
+        self.init(maximumBytes: maximumBytes, maximumRatio: limits.maximumDecompressionRatio)
+    }
+
+    /// What to add to libcurl's count of wire bytes for the ratio check of the body `head`
+    /// announces (``Hop/encodedWireSlack``): `nil` when libcurl does not decode it (`decodes` is
+    /// off, or the head names no coding or `identity`), `0` for a body counted as it arrives,
+    /// and one read (`readBufferSize`) for a chunked one, which libcurl counts only after it
+    /// removed the chunking, so up to a read behind.
+    static func encodedSlack(for head: ResponseHead, decodes: Bool, readBufferSize: Int) -> Int64? {
+        guard decodes, let coding = head.value("Content-Encoding"), !coding.isEmpty,
+            !ASCII.equalsIgnoringCase(coding, "identity")
+        else { return nil }
+        let chunked = head.value("Transfer-Encoding")?.lowercased().contains("chunked") == true
+        return chunked ? Int64(readBufferSize) : 0
+    }
+}

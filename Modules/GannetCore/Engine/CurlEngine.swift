@@ -156,7 +156,8 @@ final class CurlEngine: @unchecked Sendable {
         curl_multi_remove_handle(multi.raw, easy.raw)
         // The error buffer belongs to the transfer; libcurl must not keep its address.
         easy.set(CURLOPT_ERRORBUFFER, pointer: nil)
-        if !left && spareHandles.count < 64 { spareHandles.append(easy) }
+        // A handle that heard a challenge holds libcurl's Digest state: a new one serves the next hop.
+        if !left && spareHandles.count < 64 && !easy.heardChallenge { spareHandles.append(easy) }
     }
 
     /// Counts the transfer in the loop's, which sleeps longer with none in flight.

@@ -54,6 +54,18 @@ final class EasyHandle {
         return Int64(value)
     }
 
+    /// Whether the last transfer on this handle heard an authentication challenge: a `401`'s
+    /// `WWW-Authenticate` or a `407`'s `Proxy-Authenticate` (libcurl's `CURLINFO_HTTPAUTH_AVAIL`
+    /// and `CURLINFO_PROXYAUTH_AVAIL`, which it clears when a transfer starts). libcurl 7.88
+    /// keeps a Digest challenge's realm, nonce and count in the easy handle, not the connection,
+    /// even when the handle was not asked for Digest, and answers the next Digest transfer on
+    /// that handle from them, without a probe and whatever its origin; only `curl_easy_reset` or
+    /// a new handle forgets them. So a handle that heard one is never reused (CurlEngine.detach,
+    /// docs/engine.md "Authentication").
+    var heardChallenge: Bool {
+        info(long: CURLINFO_HTTPAUTH_AVAIL) != 0 || info(long: CURLINFO_PROXYAUTH_AVAIL) != 0
+    }
+
     func info(string info: CURLINFO) -> String? {
         var value: UnsafeMutablePointer<CChar>? = nil
         _ = ccurl_easy_getinfo_string(raw, info, &value)
@@ -136,6 +148,17 @@ final class HeaderList {
     }
 
     deinit { curl_slist_free_all(raw) }
+
+    /// The lines, in order: what libcurl is given (HopOptionsTests read them back).
+    var lines: [String] {
+        var lines: [String] = []
+        var node = raw
+        while let current = node {
+            if let data = current.pointee.data { lines.append(String(cString: data)) }
+            node = current.pointee.next
+        }
+        return lines
+    }
 }
 
 /// Owns a libcurl share handle that holds one manager's caches for one trust scope

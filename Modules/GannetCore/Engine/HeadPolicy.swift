@@ -53,6 +53,24 @@ enum HeadPolicy {
         )
     }
 
+    /// What follows a redirect Gannet would follow, once the redirect hook answered it with
+    /// `next`: `nil` delivers the redirect as the response; a request whose URL cannot be sent
+    /// (another scheme, control characters) is refused, since the hook's request is checked as
+    /// Gannet's own targets are; any other is followed.
+    static func redirect(approvedByHook next: URLRequest?) -> Redirection.Outcome {
+        guard let next else { return .deliver }
+        if let target = next.url, (try? RequestValidation.validate(url: target)) == nil {
+            return .refuse(
+                GannetError(
+                    .unsupportedScheme,
+                    "The redirect hook returned a request that cannot be sent",
+                    failingURL: target
+                )
+            )
+        }
+        return .follow(next)
+    }
+
     /// Why a body that ended cleanly may still be cut short, or `nil`. A body that only the end
     /// of a TLS connection delimits (HTTP/1.x without `Content-Length` or `Transfer-Encoding`)
     /// is complete only if the server ended TLS with close_notify; a bare TCP close may be an
@@ -60,7 +78,7 @@ enum HeadPolicy {
     /// engine checks.
     static func truncation(of hop: Hop) -> GannetError? {
         let request = hop.request
-        guard !hop.closeNotifyArrived, let head = hop.head, request.url?.scheme?.lowercased() == "https",
+        guard hop.usesTLS, !hop.closeNotifyArrived, let head = hop.head,
             head.httpVersion.hasPrefix("HTTP/1"), (request.httpMethod ?? "GET").uppercased() != "HEAD",
             head.statusCode >= 200, head.statusCode != 204, head.statusCode != 304
         else { return nil }

@@ -29,6 +29,11 @@ struct Hop {
 
     /// The request this hop sends.
     let request: URLRequest
+    /// The request's URL, read once: `URLRequest.url` goes through Foundation's class each time.
+    let url: URL?
+    /// Whether the request goes to an `https` URL: read once per hop, by the close_notify rule
+    /// (``HeadPolicy/truncation(of:)``) and the connection options (``HopOptions``).
+    let usesTLS: Bool
     /// The credential libcurl answers this hop's challenge with (Transfer+Authentication.swift).
     let credential: HopCredential?
     var parser: ResponseHeadParser
@@ -60,6 +65,8 @@ struct Hop {
 
     init(request: URLRequest, credential: HopCredential? = nil, limits: SessionConfiguration.Limits) {
         self.request = request
+        url = request.url
+        usesTLS = url?.scheme.map { ASCII.equalsIgnoringCase($0, "https") } ?? false
         self.credential = credential
         parser = ResponseHeadParser(limits: limits)
     }
@@ -69,8 +76,6 @@ struct Hop {
         Hop(request: next.request, credential: next.credential, limits: parser.limits)
     }
 
-    var url: URL? { request.url }
-
     /// Counts a send of this hop's request (libcurl's `CURLOPT_PREREQFUNCTION`), and returns why
     /// it must not go out: libcurl sends it again on a new connection when a reused one closes
     /// before any response byte, and the server may have acted on the first copy, so a method
@@ -78,8 +83,9 @@ struct Hop {
     /// reuse").
     mutating func countSendAttempt() -> GannetError? {
         sendAttempts += 1
+        guard sendAttempts > 1 else { return nil }
         let method = (request.httpMethod ?? "GET").uppercased()
-        guard sendAttempts > 1, !RetryPolicy.defaultRetryableHTTPMethods.contains(method) else { return nil }
+        guard !RetryPolicy.defaultRetryableHTTPMethods.contains(method) else { return nil }
         return GannetError(
             .transport,
             "The reused connection closed before a response; a \(method) request is not sent again",

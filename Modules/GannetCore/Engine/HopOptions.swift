@@ -81,12 +81,13 @@ enum HopOptions {
         return remaining
     }
 
-    /// Sets the request's own options: its URL, the callbacks' `context` (the transfer), the
-    /// read size of its sink, and its timeouts (`idleTimeout` in nanoseconds caps the connect
-    /// timeout; `remaining` seconds of the resource timeout).
+    /// Sets the request's own options: its URL (`usesTLS` when it is `https`), the callbacks'
+    /// `context` (the transfer), the read size of its sink, and its timeouts (`idleTimeout` in
+    /// nanoseconds caps the connect timeout; `remaining` seconds of the resource timeout).
     static func setRequest(
         _ easy: EasyHandle,
         url: URL,
+        usesTLS: Bool,
         configuration: SessionConfiguration,
         context: UnsafeMutableRawPointer,
         readBufferSize: Int,
@@ -97,10 +98,7 @@ enum HopOptions {
         // Waiting to learn whether a connection multiplexes pays only where ALPN or prior
         // knowledge tells at connect time; on cleartext HTTP/1.1 libcurl learns it from the first
         // response and leaves every transfer added meanwhile pending until that exchange ends.
-        easy.set(
-            CURLOPT_PIPEWAIT,
-            url.scheme?.lowercased() == "https" || configuration.httpVersion == .http2PriorKnowledge
-        )
+        easy.set(CURLOPT_PIPEWAIT, usesTLS || configuration.httpVersion == .http2PriorKnowledge)
         easy.set(CURLOPT_PRIVATE, pointer: context)
         easy.set(CURLOPT_HEADERDATA, pointer: context)
         easy.set(CURLOPT_WRITEDATA, pointer: context)
@@ -127,6 +125,24 @@ enum HopOptions {
         easy.set(CURLOPT_PROXYAUTH, credential.map { $0.proxy ? $0.curlMask : basic } ?? basic)
         easy.set(CURLOPT_PROXYUSERNAME, credential.flatMap { $0.proxy ? $0.user : nil })
         easy.set(CURLOPT_PROXYPASSWORD, credential.flatMap { $0.proxy ? $0.password : nil })
+    }
+
+    /// Sets the method and body options for `source` (``setBody(_:method:source:fields:removed:)``,
+    /// which takes the framing fields out of `fields`, in place) and makes the header lists
+    /// libcurl sends from `fields` (``headerLines(_:removing:)``),
+    /// without `Expect`: curl waits up to a second for `100 Continue` before sending a large
+    /// body; Gannet sends at once, as URLSession does. Returns the body length to report (`nil`
+    /// when the hop sends no body) and the lists for the origin and for the proxy only.
+    static func setBodyAndHeaders(
+        _ easy: EasyHandle,
+        method: String,
+        source: BodySource?,
+        fields: inout [HTTPField]
+    ) -> (expectedToSend: Int64?, headers: HeaderList, proxyHeaders: HeaderList?) {
+        var removed = ["Expect"]
+        let expectedToSend = setBody(easy, method: method, source: source, fields: &fields, removed: &removed)
+        let lines = headerLines(fields, removing: removed)
+        return (expectedToSend, HeaderList(lines.origin), lines.proxy.isEmpty ? nil : HeaderList(lines.proxy))
     }
 
     /// Sets the method and body options for `source` (`nil`: no body); removes the framing

@@ -199,3 +199,16 @@ struct MixedReplaceParser {
         return fields
     }
 }
+
+extension MixedReplaceParser {
+    /// The head of a part with `fields`: a response of its own with the status, version and
+    /// reason of the `outer` head that announced the parts, as NSURLSession makes it.
+    static func head(of fields: [HeaderField], in outer: ResponseHead) -> ResponseHead {
+        ResponseHead(
+            statusCode: outer.statusCode,
+            httpVersion: outer.httpVersion,
+            fields: fields.map { ($0.name, $0.value) },
+            reasonPhrase: outer.reasonPhrase
+        )
+    }
+}

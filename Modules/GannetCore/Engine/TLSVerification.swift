@@ -306,6 +306,20 @@ func tlsPrerequestCallback(
     return Int32(CURL_PREREQFUNC_OK)
 }
 
+extension TLSVerification {
+    /// The error a transfer to `url` fails with when its server's certificate (`trust`) was
+    /// rejected for `error`, by the evaluator or libcurl's verification.
+    static func rejection(_ error: any Error, trust: ServerTrust?, url: URL?) -> GannetError {
+        GannetError(
+            .serverTrustRejected,
+            "The server's certificate was rejected: \(error)",
+            failingURL: url,
+            underlyingError: error,
+            serverTrust: trust
+        )
+    }
+}
+
 extension Transfer {
     /// The evaluator in force for this transfer: the one the manager's
     /// `setServerTrustEvaluator(_:)` installed when the transfer started, else the

@@ -86,7 +86,7 @@ extension Transfer {
 
     /// What the task may store once the transfer succeeded (``CacheStep/update``).
     func cacheUpdate(head: ResponseHead?) -> CacheUpdate? {
-        guard let url, let cache = configuration.urlCache else { return nil }
+        guard let cache = configuration.urlCache, let url else { return nil }
         return CacheStep.update(
             request: request,
             url: url,

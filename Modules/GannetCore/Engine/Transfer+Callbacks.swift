@@ -116,12 +116,11 @@ extension Transfer {
         observer.transferDidReceiveResponse(
             response.map { LazyResponse(prebuilt: $0, head: head) } ?? LazyResponse(head: head, url: url)
         )
-        if configuration.decompressesResponses, !headIsFromCache, let coding = head.value("Content-Encoding"),
-            !coding.isEmpty, coding.lowercased() != "identity"
-        {
-            let chunked = head.value("Transfer-Encoding")?.lowercased().contains("chunked") == true
-            machine.hop.encodedWireSlack = chunked ? Int64(sink.readBufferSize) : 0
-        }
+        machine.hop.encodedWireSlack = BodyLimits.encodedSlack(
+            for: head,
+            decodes: configuration.decompressesResponses && !headIsFromCache,
+            readBufferSize: sink.readBufferSize
+        )
         do {
             try sink.open(head: head, url: url, limits: configuration.limits)
         } catch {
@@ -138,14 +137,8 @@ extension Transfer {
             )
             return machine.headParsed(head, .deliver)
         }
-        if hooks.dataTaskDidReceiveResponse != nil, let response {
-            let disposition = observer.transferDisposition(for: response)
-            if disposition == .cancel {
-                return machine.stop(TransportError.cancelled(.byDisposition, url: url))
-            }
-            if let error = switchSink(for: disposition) {
-                return machine.stop(error)
-            }
+        if hooks.dataTaskDidReceiveResponse != nil, let response, let stopped = askDisposition(for: response) {
+            return stopped
         }
         if hooks.dataTaskDidReceiveResponseDeferred != nil, let response {
             let answer = machine.headParsed(head, .deliverAfterDisposition)
@@ -177,22 +170,10 @@ extension Transfer {
             bodyIsRepeatable: bodyCanBeSentAgain,
             redirectsSoFar: machine.redirectCount
         )
-        guard case .follow(let proposed) = outcome else { return outcome }
-        var next: URLRequest? = proposed
-        if hooks.taskWillPerformHTTPRedirection != nil, let response = materializedResponse() {
-            next = observer.transferRedirect(response, proposed: proposed)
-        }
-        guard let next else { return .deliver }
-        if let target = next.url, (try? RequestValidation.validate(url: target)) == nil {
-            return .refuse(
-                GannetError(
-                    .unsupportedScheme,
-                    "The redirect hook returned a request that cannot be sent",
-                    failingURL: target
-                )
-            )
-        }
-        return .follow(next)
+        guard case .follow(let proposed) = outcome, hooks.taskWillPerformHTTPRedirection != nil,
+            let response = materializedResponse()
+        else { return outcome }
+        return HeadPolicy.redirect(approvedByHook: observer.transferRedirect(response, proposed: proposed))
     }
 
     func didReceiveBody(_ bytes: UnsafeRawBufferPointer) -> Int {
@@ -210,16 +191,13 @@ extension Transfer {
         }
         touch()
         if output.parts != nil { return didReceiveParts(bytes) }
-        let decoded = counters.receivedBytes + Int64(bytes.count)
-        let limits = BodyLimits(
-            maximumBytes: sink.limit(configuration.limits),
-            maximumRatio: configuration.limits.maximumDecompressionRatio
-        )
-        let wireBytes = { [handle] in handle.easy?.info(offset: CURLINFO_SIZE_DOWNLOAD_T) ?? 0 }
+        let limits = BodyLimits(maximumBytes: sink.limit(configuration.limits), configuration.limits)
+        // Only the easy handle is captured: the ratio check reads libcurl's count of wire bytes.
+        let easy = handle.easy
         if let error = limits.refusal(
-            decoded: decoded,
+            decoded: counters.receivedBytes + Int64(bytes.count),
             encodedSlack: machine.hop.encodedWireSlack,
-            wireBytes: wireBytes,
+            wireBytes: { easy?.info(offset: CURLINFO_SIZE_DOWNLOAD_T) ?? 0 },
             url: url
         ) {
             return reply(machine.stop(TransportError.urlError(gannet: error, url: url)), lineLength: bytes.count)

@@ -2,6 +2,15 @@
 /// `ResponseDisposition.becomeDownload` and `.becomeStream` (docs/engine.md, "Switching
 /// sinks"). Engine thread.
 extension Transfer {
+    /// Asks the response hook about `response` now (a head, or a mixed-replace part's head);
+    /// returns the state machine's answer when the disposition stops the transfer (it cancels,
+    /// or a sink switch is refused), `nil` when the transfer goes on.
+    func askDisposition(for response: HTTPURLResponse) -> TransferStateMachine.Answer? {
+        let disposition = observer.transferDisposition(for: response)
+        if disposition == .cancel { return machine.stop(TransportError.cancelled(.byDisposition, url: url)) }
+        return switchSink(for: disposition).map { machine.stop($0) }
+    }
+
     /// Continues this transfer into a new task (a download writing to a temporary file, or a
     /// stream task's reader), before any body byte was delivered (the disposition is asked while
     /// the head is handled, or while receiving is paused for the deferred answer), so no byte is

@@ -32,27 +32,16 @@ extension Transfer {
         switch event {
         case .partHead(let fields):
             guard let outer = head, let url else { return .refuse }
-            let part = ResponseHead(
-                statusCode: outer.statusCode,
-                httpVersion: outer.httpVersion,
-                fields: fields.map { ($0.name, $0.value) },
-                reasonPhrase: outer.reasonPhrase
-            )
+            let part = MixedReplaceParser.head(of: fields, in: outer)
             let response = part.makeResponse(url: url)
             machine.hop.head = part
             machine.hop.response = response
             sink.replace()
             observer.transferDidReceiveHead(part, response: response)
             observer.transferDidReceiveResponse(LazyResponse(head: part, url: url))
-            if hooks.dataTaskDidReceiveResponse != nil, let response {
-                let disposition = observer.transferDisposition(for: response)
-                if disposition == .cancel {
-                    return machine.stop(TransportError.cancelled(.byDisposition, url: url))
-                }
-                // A part cannot continue elsewhere: switchSink refuses it while parts are split.
-                if let error = switchSink(for: disposition) {
-                    return machine.stop(error)
-                }
+            // A part cannot continue elsewhere: switchSink refuses it while parts are split.
+            if hooks.dataTaskDidReceiveResponse != nil, let response, let stopped = askDisposition(for: response) {
+                return stopped
             }
         case .partBody(let bytes):
             bytes.withUnsafeBytes { try? sink.write($0) }

@@ -172,7 +172,7 @@ final class Transfer: @unchecked Sendable {
     var request: URLRequest { machine.hop.request }
     var head: ResponseHead? { machine.hop.head }
     var response: HTTPURLResponse? { machine.hop.response }
-    var url: URL? { request.url }
+    var url: URL? { machine.hop.url }
 
     /// The session's cookie storage when this hop's request handles cookies.
     var cookieStorage: (any CookieStoring)? {
@@ -196,7 +196,7 @@ final class Transfer: @unchecked Sendable {
     /// transfer knows: the cache's validators, the callbacks' context, the body and its reader.
     /// Throws for a request that must not be sent or a body that cannot be opened.
     func configure(_ easy: EasyHandle) throws {
-        guard let url = request.url else { throw GannetError(.invalidRequest, "The request has no URL") }
+        guard let url else { throw GannetError(.invalidRequest, "The request has no URL") }
         let method = request.httpMethod ?? "GET"
         var fields = hopHeaderFields(for: url)
         let remaining = try HopOptions.check(
@@ -214,6 +214,7 @@ final class Transfer: @unchecked Sendable {
         HopOptions.setRequest(
             easy,
             url: url,
+            usesTLS: machine.hop.usesTLS,
             configuration: configuration,
             context: Unmanaged.passUnretained(self).toOpaque(),
             readBufferSize: sink.readBufferSize,
@@ -224,18 +225,13 @@ final class Transfer: @unchecked Sendable {
         TLSVerification.configure(easy, transfer: self, evaluates: evaluatesTrust)
         HopOptions.setCredential(easy, machine.hop.credential)
         machine.hop.awaitsAuthenticationProbe = machine.hop.credential?.hasIntermediateChallenge == true
-
-        // curl waits up to a second for `100 Continue` before sending a large body; Gannet
-        // sends at once, as URLSession does.
-        var removed = ["Expect"]
         try body.renewStream(asking: observer, url: url)
         if body.source == nil && method.uppercased() == "POST" { body.source = .data(Data()) }
-        let expectedToSend = HopOptions.setBody(
+        let (expectedToSend, headers, proxyHeaders) = HopOptions.setBodyAndHeaders(
             easy,
             method: method,
             source: body.source,
-            fields: &fields,
-            removed: &removed
+            fields: &fields
         )
         if expectedToSend != nil, let source = body.source {
             machine.hop.reader = try source.makeReader { [weak self, engine] in
@@ -244,12 +240,7 @@ final class Transfer: @unchecked Sendable {
             }
         }
         counters.expectedToSend = expectedToSend ?? 0
-        let lines = HopOptions.headerLines(fields, removing: removed)
-        handle.attach(
-            to: easy,
-            headers: HeaderList(lines.origin),
-            proxyHeaders: lines.proxy.isEmpty ? nil : HeaderList(lines.proxy)
-        )
+        handle.attach(to: easy, headers: headers, proxyHeaders: proxyHeaders)
         observer.transferWillSend(request, expectedToSend: expectedToSend)
         touch()
     }
@@ -346,13 +337,7 @@ final class Transfer: @unchecked Sendable {
     /// The server's certificate was rejected: the transfer stops with `error`. Returns whether
     /// the handshake goes on (never).
     func rejectTrust(_ error: any Error, trust: ServerTrust? = nil) -> Bool {
-        let gannet = GannetError(
-            .serverTrustRejected,
-            "The server's certificate was rejected: \(error)",
-            failingURL: url,
-            underlyingError: error,
-            serverTrust: trust
-        )
+        let gannet = TLSVerification.rejection(error, trust: trust, url: url)
         return machine.stop(TransportError.urlError(gannet: gannet, url: url)) != .refuse
     }
 }

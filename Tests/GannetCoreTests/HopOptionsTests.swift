@@ -1,0 +1,121 @@
+import Foundation
+import Testing
+
+@testable import GannetCore
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// What a hop makes of an easy handle, without a socket: the header fields a hop sends, the
+/// refusals before anything is sent, and the header lists libcurl is given (``HopOptions``).
+@Suite struct HopOptionsTests {
+    private static let origin = URL(string: "https://example.test/a")!
+
+    private func fields(_ pairs: [(String, String)]) -> [HTTPField] {
+        pairs.map { HTTPField(name: $0.0, value: $0.1) }
+    }
+
+    // MARK: Header fields
+
+    @Test func theSessionsCredentialGoesOnlyToTheCallersOrigin() {
+        var configuration = SessionConfiguration.ephemeral
+        configuration.httpAdditionalHeaders = ["Authorization": "Basic dTpw", "X-Session": "1"]
+        configuration.httpCookieStorage = nil
+        let request = URLRequest(url: Self.origin)
+        let same = HopOptions.headerFields(
+            request: request,
+            url: Self.origin,
+            configuration: configuration,
+            callerURL: Self.origin
+        )
+        #expect(same.contains(HTTPField(name: "Authorization", value: "Basic dTpw")))
+        let elsewhere = HopOptions.headerFields(
+            request: request,
+            url: URL(string: "https://elsewhere.test/b")!,
+            configuration: configuration,
+            callerURL: Self.origin
+        )
+        #expect(!elsewhere.contains { $0.name == "Authorization" }, "\(elsewhere)")
+        #expect(elsewhere.contains(HTTPField(name: "X-Session", value: "1")))
+    }
+
+    @Test func theRequestsOwnFieldWinsOverTheSessions() {
+        var configuration = SessionConfiguration.ephemeral
+        configuration.httpAdditionalHeaders = ["accept": "text/plain"]
+        var request = URLRequest(url: Self.origin)
+        request.setValue("application/json", forHTTPHeaderField: "Accept")
+        let sent = HopOptions.headerFields(
+            request: request,
+            url: Self.origin,
+            configuration: configuration,
+            callerURL: Self.origin
+        )
+        #expect(
+            sent.filter { $0.name.lowercased() == "accept" } == [HTTPField(name: "Accept", value: "application/json")]
+        )
+    }
+
+    // MARK: Refusals before anything is sent
+
+    private func check(
+        _ url: URL = Self.origin,
+        fields: [HTTPField] = [],
+        secure: Bool = false,
+        elapsed: Double = 0,
+        configuration: SessionConfiguration = .ephemeral
+    ) throws -> Double {
+        try HopOptions.check(
+            url: url,
+            method: "GET",
+            fields: fields,
+            configuration: configuration,
+            requiresSecureTransport: secure,
+            elapsed: elapsed
+        )
+    }
+
+    @Test func aFieldThatCannotBeSentIsRefused() {
+        #expect(throws: GannetError.self) { try check(fields: fields([("X-Bad", "a\r\nInjected: 1")])) }
+        #expect(throws: GannetError.self) { try check(fields: fields([("Bad Name", "1")])) }
+    }
+
+    @Test func plainHTTPUnderAnEvaluatorThatRequiresHTTPSIsRefused() throws {
+        #expect(throws: (any Error).self) { try check(URL(string: "http://example.test/a")!, secure: true) }
+        _ = try check(secure: true)
+    }
+
+    @Test func thePassedResourceTimeoutIsRefusedAndTheRestIsReturned() throws {
+        var configuration = SessionConfiguration.ephemeral
+        configuration.timeoutIntervalForResource = 10
+        #expect(try check(elapsed: 4, configuration: configuration) == 6)
+        #expect(throws: (any Error).self) { try check(elapsed: 10, configuration: configuration) }
+    }
+
+    // MARK: The lists libcurl is given
+
+    @Test func aProxyCredentialGoesToTheProxyListOnly() {
+        let lines = HopOptions.headerLines(
+            fields([("Proxy-Authorization", "Basic cDpx"), ("X-Empty", ""), ("Accept", "*/*")]),
+            removing: ["Expect"]
+        )
+        #expect(lines.origin == ["X-Empty;", "Accept: */*", "Expect:"])
+        #expect(lines.proxy == ["Proxy-Authorization: Basic cDpx"])
+    }
+
+    @Test func expectIsNeverSentAndLibcurlFramesTheBodyItself() {
+        let easy = EasyHandle()
+        var sent = fields([("Content-Length", "3"), ("Transfer-Encoding", "chunked"), ("X-A", "1")])
+        let post = HopOptions.setBodyAndHeaders(easy, method: "POST", source: .data(Data("abc".utf8)), fields: &sent)
+        #expect(post.expectedToSend == 3)
+        #expect(sent == fields([("X-A", "1")]), "libcurl writes the framing itself")
+        // No Content-Type was given: libcurl's form type is removed too.
+        #expect(post.headers.lines == ["X-A: 1", "Expect:", "Content-Type:"])
+        #expect(post.proxyHeaders == nil)
+
+        var none: [HTTPField] = []
+        let get = HopOptions.setBodyAndHeaders(easy, method: "GET", source: nil, fields: &none)
+        #expect(get.expectedToSend == nil)
+        #expect(get.headers.lines == ["Expect:"])
+    }
+}
