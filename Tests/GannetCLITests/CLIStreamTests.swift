@@ -31,7 +31,8 @@ struct CLIStreamTests: CLIServerSuite {
         #expect(plain.status == 0, "\(plain.err)")
         // CRs dropped, the blank line kept, every line ended by LF.
         let lines = plain.out.split(separator: "\n", omittingEmptySubsequences: false)
-        #expect(lines.count == 6, "\(plain.out)")
+        // Required before the lines are indexed: a short output must fail the test, not crash the runner.
+        try #require(lines.count == 6, "\(plain.out)")
         #expect(lines[2] == "")
         #expect(lines[0] == #"{"n": 0, "text": "line 0 \u00e9"}"#)
         let formatted = try await GannetBinary.run(["--stream", "--pretty=format", "\(fault)/sse/ndjson?count=4"])

@@ -304,7 +304,7 @@ struct ConformanceTests {
             manager.POST("post", parameters: .jsonArray([1, "two", ["three": 3]]), success: success, failure: failure)
         }
         let json = try #require(try echo(delivery.value)["json"] as? [Any])
-        #expect(json.count == 3)
+        try #require(json.count == 3)
         #expect(json[0] as? Int == 1)
         #expect(json[1] as? String == "two")
         #expect((json[2] as? [String: Any])?["three"] as? Int == 3)
