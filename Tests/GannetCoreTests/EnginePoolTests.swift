@@ -144,22 +144,36 @@ struct EnginePoolTests {
     func invalidatingOneManagerLeavesTheOtherRunning(how: String) async throws {
         let first = testManager(servers)
         let second = try sharingLoop(with: first) { testManager(servers) }
-        let slow = URLRequest(url: servers.url(.slowBody(bytes: 20, intervalMilliseconds: 100)))
+        // Both bodies are held after their first bytes until the test releases them, so no
+        // machine speed can finish the first transfer before it is cancelled.
+        let (file, contents) = try servers.heldFile(bytes: 20)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let firstKey = UUID().uuidString
+        let secondKey = UUID().uuidString
         let firstResult = Mutex<DataResponse<Data>?>(nil)
         let secondResult = Mutex<DataResponse<Data>?>(nil)
-        let firstTask = first.dataTask(with: slow, serializer: .passthrough) { r in firstResult.withLock { $0 = r } }
-        let secondTask = second.dataTask(with: slow, serializer: .passthrough) { r in secondResult.withLock { $0 = r } }
+        let firstTask = first.dataTask(
+            with: URLRequest(url: servers.url(.heldFile(key: firstKey, file: file, prefix: 5))),
+            serializer: .passthrough
+        ) { r in firstResult.withLock { $0 = r } }
+        let secondTask = second.dataTask(
+            with: URLRequest(url: servers.url(.heldFile(key: secondKey, file: file, prefix: 5))),
+            serializer: .passthrough
+        ) { r in secondResult.withLock { $0 = r } }
         firstTask.resume()
         secondTask.resume()
         #expect(
             await eventually(within: 30) { firstTask.countOfBytesReceived > 0 && secondTask.countOfBytesReceived > 0 },
-            "the slow bodies did not start"
+            "the held bodies did not start"
         )
         if how == "cancel" {
             for task in first.tasks { task.cancel() }
         } else {
             first.invalidateAndCancel()
         }
+        #expect(await eventually(within: 60) { firstResult.withLock { $0 != nil } }, "the first task never ended")
+        #expect(secondResult.withLock { $0 == nil }, "the second manager's task ended with the first's")
+        try await servers.releaseHeldFile(key: secondKey)
         #expect(
             await eventually(within: 60) { secondResult.withLock { $0 != nil } },
             "the second manager's task never ended"
@@ -168,7 +182,8 @@ struct EnginePoolTests {
         #expect((firstEnded?.error as? URLError)?.code == .cancelled, "\(String(describing: firstEnded?.error))")
         let secondEnded = try #require(secondResult.withLock { $0 })
         #expect(secondEnded.error == nil, "\(String(describing: secondEnded.error))")
-        #expect(secondEnded.data == Data(repeating: UInt8(ascii: "d"), count: 20))
+        #expect(secondEnded.data == contents)
+        try await servers.releaseHeldFile(key: firstKey)
         second.invalidateAndCancel()
         if how == "cancel" { first.invalidateAndCancel() }
     }

@@ -19,8 +19,11 @@ actor EventSourceReader {
     /// The next event; `nil` once the source ended cleanly (204, cancellation).
     func next() async throws -> ServerSentEvent? {
         while true {
+            // Cancellation ends the sequence at once, events already parsed included: a read
+            // can bring several, and none may follow `cancel()` (docs/streaming.md).
+            if source.isCancelled || Task.isCancelled { return end() }
             if !pending.isEmpty { return pending.removeFirst() }
-            if ended || source.isCancelled || Task.isCancelled { return end() }
+            if ended { return end() }
             do {
                 if connection == nil {
                     try await connect()
