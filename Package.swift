@@ -131,7 +131,10 @@ let package = Package(
             // (docs/performance.md, "Start-up").
             linkerSettings: [
                 .unsafeFlags(
-                    ["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs", "-Xlinker", "--no-export-dynamic"],
+                    [
+                        "-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
+                        "-Xlinker", "--no-export-dynamic",
+                    ],
                     .when(platforms: [.linux], configuration: .release)
                 )
             ]
