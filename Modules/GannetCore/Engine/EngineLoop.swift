@@ -176,7 +176,12 @@ final class EngineLoop: @unchecked Sendable {
         briefWaits.record(paid: paid)
     }
 
-    private static let waitsBriefly = ProcessInfo.processInfo.activeProcessorCount > 1
+    /// The processors online, from `sysconf`: a few thousand instructions, where
+    /// `ProcessInfo.activeProcessorCount` reads cgroup files for about 430k, a cost every
+    /// one-request process (the `gannet` command) would pay at start-up (docs/performance.md,
+    /// "Start-up"). A process confined to fewer processors than are online loses little:
+    /// ``BriefWaitPolicy`` stops waiting after the waits stop paying.
+    private static let waitsBriefly = sysconf(Int32(_SC_NPROCESSORS_ONLN)) > 1
 
     /// Ends the hop of every transfer libcurl reports done; whether there was one.
     private func collectFinishedTransfers() -> Bool {

@@ -26,7 +26,19 @@ public enum EnginePool {
     }
 
     private struct State {
-        var size = ProcessInfo.processInfo.activeProcessorCount
+        /// Set by ``EnginePool/size``, or the active processor count once first needed: read
+        /// only when a second thread could start, so a process with one manager (the `gannet`
+        /// command) never pays for `ProcessInfo.activeProcessorCount`'s cgroup reads (about
+        /// 430k instructions; docs/performance.md, "Start-up").
+        var size: Int?
+
+        mutating func resolvedSize() -> Int {
+            if let size { return size }
+            let count = max(ProcessInfo.processInfo.activeProcessorCount, 1)
+            size = count
+            return count
+        }
+
         /// The running threads by the multi-handle settings their managers share.
         var loops: [EngineLoop.Settings: [Placement]] = [:]
     }
@@ -37,7 +49,7 @@ public enum EnginePool {
     /// machine's active processor count by default, at least 1. A new value applies to managers
     /// created afterwards; running threads are kept until their managers leave.
     public static var size: Int {
-        get { state.withLock { $0.size } }
+        get { state.withLock { $0.resolvedSize() } }
         set { state.withLock { $0.size = max(newValue, 1) } }
     }
 
@@ -50,7 +62,7 @@ public enum EnginePool {
             var placements = state.loops[settings, default: []]
             let least = placements.indices.min { placements[$0].managers < placements[$1].managers }
             let index: Int
-            if let least, placements[least].managers == 0 || placements.count >= state.size {
+            if let least, placements[least].managers == 0 || placements.count >= state.resolvedSize() {
                 index = least
             } else {
                 placements.append(Placement(loop: EngineLoop(settings: settings), managers: 0))
