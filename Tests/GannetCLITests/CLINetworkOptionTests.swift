@@ -93,15 +93,14 @@ struct CLINetworkOptionTests: CLIServerSuite {
 
     @Test func maxTimeBoundsTheWholeExchange() async throws {
         // 600 bytes, one every 100 ms (a minute in all), with bytes always moving: only the
-        // total limit can stop it.
-        let started = ContinuousClock.now
+        // total limit can stop it, so a timeout error proves it did (no clock is read: a
+        // loaded machine cannot fail this).
         let result = try await GannetBinary.run([
             "--max-time", "1.5", "--timeout", "30", "\(fault)/slow-body?bytes=600&interval_ms=100",
         ])
         #expect(result.status == 2, "\(result.err)")
         #expect(result.err.hasPrefix("gannet: error: "))
         #expect(result.err.contains("timed out") || result.err.contains("timeout"), "\(result.err)")
-        #expect(ContinuousClock.now - started < .seconds(45), "stopped long before the body's minute")
         #expect(try await GannetBinary.run(["--max-time", "0", "http://x"]).status == 2)
     }
 

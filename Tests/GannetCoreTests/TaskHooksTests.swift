@@ -233,7 +233,7 @@ struct TaskHooksTests {
             }
         }
         let waited = await withCheckedContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(returning: group.wait(timeout: .now() + 10)) }
+            DispatchQueue.global().async { continuation.resume(returning: group.wait(timeout: .now() + 120)) }
         }
         #expect(waited == .success)
         #expect(onQueue.value == 5)
