@@ -805,9 +805,13 @@ def build_gannet_cli(skip: bool) -> str:
     runtime and Foundation linked in), in `.build-deb` so the package's own `.build` is left alone."""
     base = ["swift", "build", "-c", "release", "--package-path", ROOT, "--scratch-path",
             os.path.join(ROOT, ".build-deb"), "--product", "gannet", "--static-swift-stdlib"]
+    # The compiler flags scripts/build-deb.sh builds it with (scripts/gannet-swiftc-flags).
+    with open(os.path.join(ROOT, "scripts", "gannet-swiftc-flags")) as f:
+        flags = [line.strip() for line in f if line.strip() and not line.startswith("#")]
     if not skip:
-        print("bench: building gannet as the .deb ships it (swift build -c release --static-swift-stdlib)", flush=True)
-        subprocess.run(base, check=True)
+        print("bench: building gannet as the .deb ships it (swift build -c release --static-swift-stdlib, "
+              "scripts/gannet-swiftc-flags)", flush=True)
+        subprocess.run(base + [arg for flag in flags for arg in ("-Xswiftc", flag)], check=True)
     bin_dir = subprocess.run(base + ["--show-bin-path"], capture_output=True, text=True, check=True).stdout.strip()
     # As scripts/build-deb.sh installs it: without the NEEDED entries for libxml2, which gannet
     # opens with dlopen only when it parses XML, and for libstdc++.so.6 (it links libstdc++.a).

@@ -17,7 +17,12 @@ arch=$(dpkg --print-architecture)
 
 # DEB_SCRATCH: another build folder (e.g. .build-deb), so a debug build in .build is left alone.
 scratch=(--scratch-path "${DEB_SCRATCH:-.build}")
-swift build "${scratch[@]}" -c release --product gannet --static-swift-stdlib
+# The compiler flags the command is built with (scripts/gannet-swiftc-flags says why).
+swiftc_flags=()
+while read -r flag; do
+    [[ -z "$flag" || "$flag" == \#* ]] || swiftc_flags+=(-Xswiftc "$flag")
+done <scripts/gannet-swiftc-flags
+swift build "${scratch[@]}" -c release --product gannet --static-swift-stdlib "${swiftc_flags[@]}"
 binary="$(swift build "${scratch[@]}" -c release --show-bin-path)/gannet"
 
 # Every shared library the binary itself needs (its NEEDED entries; theirs are their packages'
