@@ -50,14 +50,26 @@ public struct DataResponse<Output: Sendable>: Sendable {
     ///   (underlying `GannetError(.protocolViolation)`) when the task ended without a response.
     public func get() throws -> (value: Output, response: HTTPURLResponse) {
         let value = try result.get()
-        guard let response else {
-            throw TransportError.make(
-                .badServerResponse,
-                underlying: GannetError(.protocolViolation, "No HTTP response"),
-                url: request?.url
-            )
-        }
+        guard let response else { throw missingResponse }
         return (value, response)
+    }
+
+    /// This response, when its task succeeded and a response arrived; otherwise throws what
+    /// ``get()`` throws. What `HTTPSessionManager`'s async verbs return: their
+    /// ``value`` and ``statusCode`` are then present. Reads the status from the parsed head,
+    /// so it does not build the `HTTPURLResponse`.
+    package func succeeded() throws -> Self {
+        _ = try result.get()
+        guard statusCode != nil else { throw missingResponse }
+        return self
+    }
+
+    private var missingResponse: any Error {
+        TransportError.make(
+            .badServerResponse,
+            underlying: GannetError(.protocolViolation, "No HTTP response"),
+            url: request?.url
+        )
     }
 
     /// The body as received, if any.
