@@ -18,10 +18,14 @@ public struct DataResponse<Output: Sendable>: Sendable {
         return lazyResponse?.headerValue(name)
     }
 
-    /// The final response's head exactly as received: the server's reason phrase and every
-    /// header field in wire order, duplicates kept. `nil` when no response arrived, or for a
-    /// `DataResponse` made with the public initializer.
-    public var responseHead: ResponseHead? { lazyResponse?.rawHead }
+    /// The final response's reason phrase as the server sent it (`OK`, `FOUND`, `Teapot`),
+    /// empty when it sent none (HTTP/2 has none). `nil` when no response arrived, or for a
+    /// `DataResponse` made with the public initializer: `HTTPURLResponse` does not keep it.
+    public var reasonPhrase: String? { lazyResponse?.rawHead?.reasonPhrase }
+
+    /// The final response's head as parsed (for gannet, which prints it as received); users
+    /// read ``reasonPhrase``, ``headerFields`` and ``httpVersion``.
+    package var responseHead: ResponseHead? { lazyResponse?.rawHead }
 
     /// The final response's header fields as they arrived: in order, names as the server wrote
     /// them, a repeated field once per line (what `HTTPURLResponse.allHeaderFields` loses).
