@@ -4,8 +4,8 @@ extension HTTPSessionManager {
     /// async methods are shorthands for this one.
     ///
     /// The ``GannetCore/DataResponse`` returned is the one completion handlers receive, of a
-    /// task that succeeded (a failure throws): its ``GannetCore/DataResponse/value`` and
-    /// ``GannetCore/DataResponse/statusCode`` are present, its `result` is `.success`.
+    /// task that succeeded (a failure throws): its `value` and `statusCode` are present, its
+    /// `result` is `.success`.
     ///
     /// ```swift
     /// let response = try await manager.get("users", parameters: ["page": 2])
@@ -165,7 +165,7 @@ extension HTTPSessionManager {
         )
     }
 
-    /// `HEAD`; the response's headers are in ``GannetCore/DataResponse/headerFields``.
+    /// `HEAD`; the response's headers are in `DataResponse.headerFields`.
     public func head(
         _ urlString: String,
         parameters: Parameters? = nil,
