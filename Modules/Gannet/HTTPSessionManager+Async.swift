@@ -3,6 +3,16 @@ extension HTTPSessionManager {
     /// ``requestSerializer`` and returns what `serializer` made of the response. The other
     /// async methods are shorthands for this one.
     ///
+    /// The ``GannetCore/DataResponse`` returned is the one completion handlers receive, of a
+    /// task that succeeded (a failure throws): its `value` and `statusCode` are present, its
+    /// `result` is `.success`.
+    ///
+    /// ```swift
+    /// let response = try await manager.get("users", parameters: ["page": 2])
+    /// print(response.statusCode ?? 0, response.headerValue("ETag") ?? "")
+    /// let users = try response.decoded(as: [User].self)
+    /// ```
+    ///
     /// Cancelling the calling Swift task cancels the transfer: the call throws `URLError.cancelled`.
     ///
     /// `interceptor` adapts and retries this request after the manager's ``interceptor``
@@ -17,7 +27,7 @@ extension HTTPSessionManager {
         headers: [String: String]? = nil,
         serializer: Serializer,
         interceptor: (any RequestInterceptor)? = nil
-    ) async throws -> HTTPResponse<Serializer.Output> {
+    ) async throws -> DataResponse<Serializer.Output> {
         let request = try self.request(method: method, urlString: urlString, parameters: parameters, headers: headers)
         return try await response(for: request, serializer: serializer, interceptor: interceptor)
     }
@@ -28,24 +38,21 @@ extension HTTPSessionManager {
         for request: URLRequest,
         serializer: Serializer,
         interceptor: (any RequestInterceptor)? = nil
-    ) async throws -> HTTPResponse<Serializer.Output> {
-        try HTTPResponse(
-            await session.response(for: request, serializer: serializer, interceptor: interceptor),
-            sentRequest: request
-        )
+    ) async throws -> DataResponse<Serializer.Output> {
+        try await session.response(for: request, serializer: serializer, interceptor: interceptor).succeeded()
     }
 
     /// `GET`, serialized by ``responseSerializer``.
     ///
     /// ```swift
     /// let response = try await manager.get("users", parameters: ["page": 2])
-    /// print(response.statusCode, response.value as Any)
+    /// print(response.statusCode ?? 0, response.value as Any)
     /// ```
     public func get(
         _ urlString: String,
         parameters: Parameters? = nil,
         headers: [String: String]? = nil
-    ) async throws -> HTTPResponse<(any Sendable)?> {
+    ) async throws -> DataResponse<(any Sendable)?> {
         try await response(
             method: "GET",
             urlString,
@@ -89,14 +96,14 @@ extension HTTPSessionManager {
                 acceptingContentTypes: acceptingContentTypes,
                 acceptingStatusCodes: acceptingStatusCodes
             )
-        ).value
+        ).result.get()
     }
 
     /// `GET`, serialized by `serializer` instead of ``responseSerializer``: any serializer,
     /// with its own validation settings.
     ///
     /// ```swift
-    /// let user = try await manager.get("users/1", serializer: .decodable(of: User.self)).value
+    /// let user = try await manager.get("users/1", serializer: .decodable(of: User.self)).result.get()
     /// let page = try await manager.get("html", serializer: StringResponseSerializer().accepting(statusCodes: [404]))
     /// ```
     public func get<Serializer: ResponseSerializing>(
@@ -104,7 +111,7 @@ extension HTTPSessionManager {
         parameters: Parameters? = nil,
         headers: [String: String]? = nil,
         serializer: Serializer
-    ) async throws -> HTTPResponse<Serializer.Output> {
+    ) async throws -> DataResponse<Serializer.Output> {
         try await response(method: "GET", urlString, parameters: parameters, headers: headers, serializer: serializer)
     }
 
@@ -115,7 +122,7 @@ extension HTTPSessionManager {
         parameters: Parameters? = nil,
         headers: [String: String]? = nil,
         serializer: Serializer
-    ) async throws -> HTTPResponse<Serializer.Output> {
+    ) async throws -> DataResponse<Serializer.Output> {
         try await response(method: "POST", urlString, parameters: parameters, headers: headers, serializer: serializer)
     }
 
@@ -126,7 +133,7 @@ extension HTTPSessionManager {
         parameters: Parameters? = nil,
         headers: [String: String]? = nil,
         serializer: Serializer
-    ) async throws -> HTTPResponse<Serializer.Output> {
+    ) async throws -> DataResponse<Serializer.Output> {
         try await response(method: "PUT", urlString, parameters: parameters, headers: headers, serializer: serializer)
     }
 
@@ -137,7 +144,7 @@ extension HTTPSessionManager {
         parameters: Parameters? = nil,
         headers: [String: String]? = nil,
         serializer: Serializer
-    ) async throws -> HTTPResponse<Serializer.Output> {
+    ) async throws -> DataResponse<Serializer.Output> {
         try await response(method: "PATCH", urlString, parameters: parameters, headers: headers, serializer: serializer)
     }
 
@@ -148,7 +155,7 @@ extension HTTPSessionManager {
         parameters: Parameters? = nil,
         headers: [String: String]? = nil,
         serializer: Serializer
-    ) async throws -> HTTPResponse<Serializer.Output> {
+    ) async throws -> DataResponse<Serializer.Output> {
         try await response(
             method: "DELETE",
             urlString,
@@ -158,12 +165,12 @@ extension HTTPSessionManager {
         )
     }
 
-    /// `HEAD`; the response's headers are in ``HTTPResponse/response``.
+    /// `HEAD`; the response's headers are in `DataResponse.headerFields`.
     public func head(
         _ urlString: String,
         parameters: Parameters? = nil,
         headers: [String: String]? = nil
-    ) async throws -> HTTPResponse<(any Sendable)?> {
+    ) async throws -> DataResponse<(any Sendable)?> {
         try await response(
             method: "HEAD",
             urlString,
@@ -179,7 +186,7 @@ extension HTTPSessionManager {
         _ urlString: String,
         parameters: Parameters? = nil,
         headers: [String: String]? = nil
-    ) async throws -> HTTPResponse<(any Sendable)?> {
+    ) async throws -> DataResponse<(any Sendable)?> {
         try await response(
             method: "POST",
             urlString,
@@ -210,7 +217,7 @@ extension HTTPSessionManager {
                 acceptingContentTypes: acceptingContentTypes,
                 acceptingStatusCodes: acceptingStatusCodes
             )
-        ).value
+        ).result.get()
     }
 
     /// `POST` with a streamed `multipart/form-data` body (see
@@ -221,7 +228,7 @@ extension HTTPSessionManager {
         parameters: Parameters? = nil,
         headers: [String: String]? = nil,
         constructingBodyWith block: (inout MultipartFormData) throws -> Void
-    ) async throws -> HTTPResponse<(any Sendable)?> {
+    ) async throws -> DataResponse<(any Sendable)?> {
         let request = try multipartRequest(
             urlString: urlString,
             parameters: parameters,
@@ -237,7 +244,7 @@ extension HTTPSessionManager {
         _ urlString: String,
         parameters: Parameters? = nil,
         headers: [String: String]? = nil
-    ) async throws -> HTTPResponse<(any Sendable)?> {
+    ) async throws -> DataResponse<(any Sendable)?> {
         try await response(
             method: "PUT",
             urlString,
@@ -268,7 +275,7 @@ extension HTTPSessionManager {
                 acceptingContentTypes: acceptingContentTypes,
                 acceptingStatusCodes: acceptingStatusCodes
             )
-        ).value
+        ).result.get()
     }
 
     /// `PATCH`, serialized by ``responseSerializer``.
@@ -277,7 +284,7 @@ extension HTTPSessionManager {
         _ urlString: String,
         parameters: Parameters? = nil,
         headers: [String: String]? = nil
-    ) async throws -> HTTPResponse<(any Sendable)?> {
+    ) async throws -> DataResponse<(any Sendable)?> {
         try await response(
             method: "PATCH",
             urlString,
@@ -308,7 +315,7 @@ extension HTTPSessionManager {
                 acceptingContentTypes: acceptingContentTypes,
                 acceptingStatusCodes: acceptingStatusCodes
             )
-        ).value
+        ).result.get()
     }
 
     /// `DELETE`, serialized by ``responseSerializer``.
@@ -317,7 +324,7 @@ extension HTTPSessionManager {
         _ urlString: String,
         parameters: Parameters? = nil,
         headers: [String: String]? = nil
-    ) async throws -> HTTPResponse<(any Sendable)?> {
+    ) async throws -> DataResponse<(any Sendable)?> {
         try await response(
             method: "DELETE",
             urlString,
@@ -348,6 +355,6 @@ extension HTTPSessionManager {
                 acceptingContentTypes: acceptingContentTypes,
                 acceptingStatusCodes: acceptingStatusCodes
             )
-        ).value
+        ).result.get()
     }
 }

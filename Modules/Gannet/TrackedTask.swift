@@ -34,8 +34,8 @@ public final class TrackedTask<Value: Sendable>: Sendable {
     private let outcome = Mutex<Outcome>(.pending([]))
 
     private enum Outcome {
-        case pending([CheckedContinuation<Result<HTTPResponse<Value>, any Error>, Never>])
-        case finished(Result<HTTPResponse<Value>, any Error>)
+        case pending([CheckedContinuation<Result<DataResponse<Value>, any Error>, Never>])
+        case finished(Result<DataResponse<Value>, any Error>)
     }
 
     /// Starts `request` on `session`, or reports `buildError`.
@@ -65,7 +65,7 @@ public final class TrackedTask<Value: Sendable>: Sendable {
                         return transfer
                     }
                     // `box` holds the transfer from before `resume()`, its `task` already set.
-                    transfer?.finish(Result { try HTTPResponse(response, sentRequest: request) }, task: transfer?.task)
+                    transfer?.finish(Result { try response.succeeded() }, task: transfer?.task)
                 }
             )
             self.task = task
@@ -78,12 +78,12 @@ public final class TrackedTask<Value: Sendable>: Sendable {
     /// cancelling any one of the awaiting Swift tasks cancels the transfer.
     ///
     /// - Throws: the request-building error, the transport `URLError` or the serializer's error.
-    public var response: HTTPResponse<Value> {
+    public var response: DataResponse<Value> {
         get async throws {
             let result = await withTaskCancellationHandler {
                 await withCheckedContinuation {
-                    (continuation: CheckedContinuation<Result<HTTPResponse<Value>, any Error>, Never>) in
-                    let ready = outcome.withLock { outcome -> Result<HTTPResponse<Value>, any Error>? in
+                    (continuation: CheckedContinuation<Result<DataResponse<Value>, any Error>, Never>) in
+                    let ready = outcome.withLock { outcome -> Result<DataResponse<Value>, any Error>? in
                         switch outcome {
                         case .finished(let result):
                             return result
@@ -107,7 +107,7 @@ public final class TrackedTask<Value: Sendable>: Sendable {
         task?.cancel()
     }
 
-    private func finish(_ result: Result<HTTPResponse<Value>, any Error>, task: SessionTask?) {
+    private func finish(_ result: Result<DataResponse<Value>, any Error>, task: SessionTask?) {
         switch result {
         case .success:
             if let task {
@@ -128,7 +128,7 @@ public final class TrackedTask<Value: Sendable>: Sendable {
             downloadContinuation.finish(throwing: error)
         }
         let waiting = outcome.withLock {
-            outcome -> [CheckedContinuation<Result<HTTPResponse<Value>, any Error>, Never>] in
+            outcome -> [CheckedContinuation<Result<DataResponse<Value>, any Error>, Never>] in
             guard case .pending(let waiting) = outcome else { return [] }
             outcome = .finished(result)
             return waiting

@@ -18,10 +18,14 @@ public struct DataResponse<Output: Sendable>: Sendable {
         return lazyResponse?.headerValue(name)
     }
 
-    /// The final response's head exactly as received: the server's reason phrase and every
-    /// header field in wire order, duplicates kept. `nil` when no response arrived, or for a
-    /// `DataResponse` made with the public initializer.
-    public var responseHead: ResponseHead? { lazyResponse?.rawHead }
+    /// The final response's reason phrase as the server sent it (`OK`, `FOUND`, `Teapot`),
+    /// empty when it sent none (HTTP/2 has none). `nil` when no response arrived, or for a
+    /// `DataResponse` made with the public initializer: `HTTPURLResponse` does not keep it.
+    public var reasonPhrase: String? { lazyResponse?.rawHead?.reasonPhrase }
+
+    /// The final response's head as parsed (for gannet, which prints it as received); users
+    /// read ``reasonPhrase``, ``headerFields`` and ``httpVersion``.
+    package var responseHead: ResponseHead? { lazyResponse?.rawHead }
 
     /// The final response's header fields as they arrived: in order, names as the server wrote
     /// them, a repeated field once per line (what `HTTPURLResponse.allHeaderFields` loses).
@@ -50,14 +54,26 @@ public struct DataResponse<Output: Sendable>: Sendable {
     ///   (underlying `GannetError(.protocolViolation)`) when the task ended without a response.
     public func get() throws -> (value: Output, response: HTTPURLResponse) {
         let value = try result.get()
-        guard let response else {
-            throw TransportError.make(
-                .badServerResponse,
-                underlying: GannetError(.protocolViolation, "No HTTP response"),
-                url: request?.url
-            )
-        }
+        guard let response else { throw missingResponse }
         return (value, response)
+    }
+
+    /// This response, when its task succeeded and a response arrived; otherwise throws what
+    /// ``get()`` throws. What `HTTPSessionManager`'s async verbs return: their
+    /// ``value`` and ``statusCode`` are then present. Reads the status from the parsed head,
+    /// so it does not build the `HTTPURLResponse`.
+    package func succeeded() throws -> Self {
+        _ = try result.get()
+        guard statusCode != nil else { throw missingResponse }
+        return self
+    }
+
+    private var missingResponse: any Error {
+        TransportError.make(
+            .badServerResponse,
+            underlying: GannetError(.protocolViolation, "No HTTP response"),
+            url: request?.url
+        )
     }
 
     /// The body as received, if any.

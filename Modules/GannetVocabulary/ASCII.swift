@@ -1,5 +1,5 @@
 /// ASCII helpers shared by the engine's head parser and the vocabulary's parsed head
-/// (``ResponseHead``), without Foundation.
+/// (`ResponseHead`), without Foundation.
 package enum ASCII {
     /// ASCII case-insensitive equality, without Foundation.
     package static func equalsIgnoringCase(_ a: String, _ b: String) -> Bool {

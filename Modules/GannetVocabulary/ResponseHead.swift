@@ -1,20 +1,21 @@
 /// A response head as the server sent it: the status line's parts and every header field in
 /// arrival order, repeated names kept apart (`HTTPURLResponse` merges them into a dictionary
-/// and forgets the reason phrase). Read it from `DataResponse.responseHead`; a tool that
-/// shows a response, like `gannet`, prints this rather than a reconstruction.
+/// and forgets the reason phrase). Users read its values through `DataResponse`
+/// (`reasonPhrase`, `headerFields`, `httpVersion`); a tool that shows a response, like
+/// `gannet`, prints this rather than a reconstruction.
 ///
 /// Parsed heads are turned into an `HTTPURLResponse` only when someone needs one, because
 /// Foundation's initializer is the most expensive step of a small exchange.
-public struct ResponseHead: Equatable, Sendable {
+package struct ResponseHead: Equatable, Sendable {
     /// The status code.
-    public var statusCode: Int
+    package var statusCode: Int
     /// The version from the status line: `HTTP/1.1`, `HTTP/1.0`, `HTTP/2`.
-    public var httpVersion: String
+    package var httpVersion: String
     /// Header fields in arrival order, names as sent, duplicates kept; a folded (obs-fold)
     /// line is joined to its field with a space.
-    public var fields: [(name: String, value: String)]
+    package var fields: [(name: String, value: String)]
     /// The reason phrase as sent (`OK`, `FOUND`, `Teapot`), or empty: HTTP/2 has none.
-    public var reasonPhrase: String = ""
+    package var reasonPhrase: String = ""
 
     /// A head as parsed (the engine's parser, a cached response).
     package init(
@@ -30,7 +31,7 @@ public struct ResponseHead: Equatable, Sendable {
     }
 
     /// Equal status lines and equal fields in the same order.
-    public static func == (a: ResponseHead, b: ResponseHead) -> Bool {
+    package static func == (a: ResponseHead, b: ResponseHead) -> Bool {
         a.statusCode == b.statusCode && a.httpVersion == b.httpVersion && a.reasonPhrase == b.reasonPhrase
             && a.fields.elementsEqual(b.fields, by: { $0.name == $1.name && $0.value == $1.value })
     }

@@ -4,7 +4,8 @@ import Testing
 @testable import GannetCore
 
 /// The parsed head keeps what `HTTPURLResponse` loses: the server's reason phrase and the
-/// fields in wire order with repeated names apart (``DataResponse/responseHead``).
+/// fields in wire order with repeated names apart, which `DataResponse` gives as
+/// ``DataResponse/reasonPhrase`` and ``DataResponse/headerFields``.
 @Suite("ResponseHead: reason phrase and raw fields")
 struct ResponseHeadReasonPhraseTests {
     func head(_ lines: [String]) throws -> ResponseHead? {
@@ -54,6 +55,10 @@ struct ResponseHeadReasonPhraseTests {
             result: .success(Data())
         )
         #expect(lazy.responseHead == head)
+        #expect(lazy.reasonPhrase == "Made")
+        #expect(lazy.headerFields.map(\.name) == ["B", "A"], "wire order, not sorted")
+        #expect(lazy.headerFields.map(\.value) == ["1", "2"])
+        #expect(lazy.httpVersion == "HTTP/1.1")
         let prebuilt = HTTPURLResponse(
             url: url,
             statusCode: 201,
@@ -68,9 +73,17 @@ struct ResponseHeadReasonPhraseTests {
             result: .success(Data())
         )
         #expect(hooked.responseHead == head, "kept when a hook built the HTTPURLResponse early")
-        #expect(
-            DataResponse<Data>(request: nil, response: prebuilt, data: nil, metrics: nil, result: .success(Data()))
-                .responseHead == nil
+        #expect(hooked.reasonPhrase == "Made")
+        #expect(hooked.headerFields.map(\.name) == ["B", "A"])
+        let byHand = DataResponse<Data>(
+            request: nil,
+            response: prebuilt,
+            data: nil,
+            metrics: nil,
+            result: .success(Data())
         )
+        #expect(byHand.responseHead == nil)
+        #expect(byHand.reasonPhrase == nil, "HTTPURLResponse does not keep one")
+        #expect(byHand.headerFields.map(\.name) == ["A", "B"], "sorted by name without the parsed head")
     }
 }

@@ -13,7 +13,7 @@ struct WholeResponseTests {
     let servers: TestServers
     init() throws { servers = try TestServers.shared() }
 
-    @Test("response(for:) keeps the head as received: names as sent, repeats, version; get() gives value and response")
+    @Test("response(for:) keeps the head as received, reason phrase included; get() gives value and response")
     func headAsReceived() async throws {
         let url = servers.httpbin.adding("/response-headers?X-Mixed-Case=one&X-Twice=a&X-Twice=b")
         let whole = await SessionManager().response(for: URLRequest(url: url), serializer: .passthrough)
@@ -21,6 +21,7 @@ struct WholeResponseTests {
         #expect(response.statusCode == 200)
         #expect(!body.isEmpty)
         #expect(whole.httpVersion == "HTTP/1.1")
+        #expect(whole.reasonPhrase == "OK")
         #expect(whole.headerFields.contains { $0.name == "X-Mixed-Case" && $0.value == "one" })
         #expect(whole.headerFields.filter { $0.name == "X-Twice" }.map(\.value) == ["a", "b"])
         #expect(whole.request?.url == url)

@@ -53,13 +53,13 @@ struct DocumentationExamplesTests {
         var decodable = DecodableResponseSerializer<[User]>()
         decodable.acceptableContentTypes = nil
         let users = try await manager.response(method: "GET", "users", parameters: ["page": 2], serializer: decodable)
-            .value
+            .result.get()
         #expect(users.map(\.name) == ["Northern gannet", "Cape gannet"])
 
         // README: the whole response (httpbin answers POST)
         let api = HTTPSessionManager(baseURL: servers.httpbin)
         let response = try await api.post("post", parameters: ["name": "Gannet"])
-        print(response.statusCode, response.value as Any)
+        print(response.statusCode ?? 0, response.value as Any)
         #expect(response.statusCode == 200)
     }
 

@@ -35,7 +35,7 @@ struct OperationTests {
             servers.url(.concurrencyStats(key: key)).absoluteString,
             serializer: HTTPResponseSerializer()
         )
-        return try JSONDecoder().decode(Counts.self, from: response.value)
+        return try response.decoded(as: Counts.self)
     }
 
     /// Polls `condition` until it holds, failing after `seconds` (generous: the machine is loaded).

@@ -148,7 +148,7 @@ struct SerializerSettingsTests {
             parameters: parameters,
             serializer: DecodableResponseSerializer(of: NamedEcho.self).accepting(contentTypes: [.html])
         )
-        #expect(viaSerializer.value.name == "gannet")
+        #expect(viaSerializer.value?.name == "gannet")
         #expect(viaSerializer.statusCode == 200)
     }
 

@@ -28,7 +28,7 @@ do {
     let manager = try HTTPSessionManager(baseURL: url, securityPolicy: policy)
     manager.responseSerializer = HTTPResponseSerializer()
     let response = try await manager.get(url.absoluteString)
-    print("accepted: HTTP \(response.statusCode) from \(url.host ?? "")")
+    print("accepted: HTTP \(response.statusCode ?? 0) from \(url.host ?? "")")
 } catch let error as URLError {
     if let detail = error.errorUserInfo[NSUnderlyingErrorKey] as? GannetError, detail.code == .serverTrustRejected {
         print("refused: \(detail.message)")

@@ -9,8 +9,9 @@ public import FoundationNetworking
 // Conversions between swift-http-types and the Foundation types Gannet speaks. Where
 // swift-http-types' own HTTPTypesFoundation already converts (URLRequest, HTTPURLResponse) these
 // use it, so both libraries agree on how repeated fields are joined; what they add is a typed
-// error instead of `nil`, and Gannet's `ResponseHead`, which keeps what `HTTPURLResponse`
-// forgets (docs/integrations.md, "swift-http-types").
+// error instead of `nil`, and a response from the head as received (a `DataResponse`'s reason
+// phrase and fields in wire order), which keeps what `HTTPURLResponse` forgets
+// (docs/integrations.md, "swift-http-types").
 
 extension URLRequest {
     /// The `URLRequest` that sends `request`: its method, URL and header fields (repeated names
@@ -59,23 +60,18 @@ extension HTTPRequest {
 }
 
 extension HTTPResponse {
-    /// The response `head` describes, with its reason phrase and every field in arrival order,
-    /// repeated names (`Set-Cookie`) kept apart.
-    ///
-    /// ```swift
-    /// let whole = await manager.response(for: request, serializer: .passthrough)
-    /// if let head = whole.responseHead { print(HTTPResponse(head).headerFields[values: .setCookie]) }
-    /// ```
+    /// The response with `statusCode`, `reasonPhrase` and `fields` in the order given, repeated
+    /// names (`Set-Cookie`) kept apart: a `DataResponse`'s head as received.
     ///
     /// - Throws: `GannetError(.protocolViolation)` for a status code outside 0...999 or a field
     ///   name that is not a token, which Gannet's own parser never lets through.
-    public init(_ head: ResponseHead) throws {
-        guard (0...999).contains(head.statusCode) else {
-            throw GannetError(.protocolViolation, "Status \(head.statusCode) is not a three-digit code")
+    init(statusCode: Int, reasonPhrase: String, fields: [(name: String, value: String)]) throws {
+        guard (0...999).contains(statusCode) else {
+            throw GannetError(.protocolViolation, "Status \(statusCode) is not a three-digit code")
         }
-        self.init(status: Status(code: head.statusCode, reasonPhrase: head.reasonPhrase))
-        headerFields.reserveCapacity(head.fields.count)
-        for (name, value) in head.fields {
+        self.init(status: Status(code: statusCode, reasonPhrase: reasonPhrase))
+        headerFields.reserveCapacity(fields.count)
+        for (name, value) in fields {
             guard let fieldName = HTTPField.Name(name) else {
                 throw GannetError(.protocolViolation, "\"\(name)\" is not an HTTP field name")
             }
@@ -84,8 +80,8 @@ extension HTTPResponse {
     }
 
     /// The response `response` describes. `HTTPURLResponse` has merged repeated fields and lost
-    /// the reason phrase and the order; prefer ``init(_:)-(ResponseHead)`` where a
-    /// ``GannetCore/ResponseHead`` is at hand.
+    /// the reason phrase and the order; prefer ``GannetCore/DataResponse/httpResponse`` where a
+    /// `DataResponse` is at hand.
     ///
     /// - Throws: `GannetError(.protocolViolation)` for a status code outside 0...999.
     public init(_ response: HTTPURLResponse) throws {
@@ -116,8 +112,17 @@ extension DataResponse {
     /// The final response as an `HTTPResponse`: from its head as received when there is one (the
     /// reason phrase and repeated fields kept), otherwise from ``response``; `nil` when no
     /// response arrived.
+    ///
+    /// ```swift
+    /// let whole = await manager.response(for: request, serializer: .passthrough)
+    /// if let head = whole.httpResponse { print(head.headerFields[values: .setCookie]) }
+    /// ```
     public var httpResponse: HTTPResponse? {
-        if let head = responseHead, let converted = try? HTTPResponse(head) { return converted }
+        if let statusCode, let reasonPhrase,
+            let converted = try? HTTPResponse(statusCode: statusCode, reasonPhrase: reasonPhrase, fields: headerFields)
+        {
+            return converted
+        }
         return response.flatMap { try? HTTPResponse($0) }
     }
 }

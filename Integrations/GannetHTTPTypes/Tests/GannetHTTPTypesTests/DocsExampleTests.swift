@@ -29,8 +29,8 @@ func httpTypesExample(baseURL: URL) async throws {
     for try await chunk in chunks { count += chunk.count }
     print(head.status, count)
 
-    // Conversions: to and from URLRequest, and from Gannet's response head (reason phrase and
-    // repeated fields kept).
+    // Conversions: to and from URLRequest, and from a DataResponse's head as received (reason
+    // phrase and repeated fields kept).
     let urlRequest = try URLRequest(request)
     print(try HTTPRequest(urlRequest).method)
     let cookies = try URLRequest(HTTPRequest(method: .get, url: baseURL.appendingPathComponent("cookies")))
