@@ -34,7 +34,7 @@ struct Hop {
     /// Whether the request goes to an `https` URL: read once per hop, by the close_notify rule
     /// (``HeadPolicy/truncation(of:)``) and the connection options (``HopOptions``).
     let usesTLS: Bool
-    /// The credential libcurl answers this hop's challenge with (Transfer+Authentication.swift).
+    /// The credential libcurl answers this hop's challenge with (``AuthenticationRetries``).
     let credential: HopCredential?
     var parser: ResponseHeadParser
     /// The response head of this hop, once complete (a `304` already replaced by the entry it
