@@ -18,6 +18,10 @@ import FoundationNetworking
         return ResponseHead(statusCode: status, httpVersion: "HTTP/1.1", fields: [(name: field, value: challenge)])
     }
 
+    private static func retries() -> AuthenticationRetries {
+        AuthenticationRetries(binding: CredentialBinding(origin: url, schemes: .any), proxy: .none)
+    }
+
     private func decide(
         _ retries: inout AuthenticationRetries,
         _ head: ResponseHead,
@@ -27,8 +31,6 @@ import FoundationNetworking
         retries.decide(
             head,
             url: Self.url,
-            binding: CredentialBinding(origin: Self.url, schemes: .any),
-            proxy: .none,
             bodyCanBeSentAgain: repeatable,
             failureResponse: { nil },
             ask: ask
@@ -36,7 +38,7 @@ import FoundationNetworking
     }
 
     @Test func aDigestChallengeIsRetriedWithTheCredentialInDigest() {
-        var retries = AuthenticationRetries()
+        var retries = Self.retries()
         var asked: AuthenticationChallenge?
         let outcome = decide(&retries, head(401, "Digest realm=\"r\", nonce=\"n\"")) {
             asked = $0.challenge
@@ -52,7 +54,7 @@ import FoundationNetworking
     }
 
     @Test func noCredentialOrNoSchemeGannetAnswersDeliversTheResponse() {
-        var retries = AuthenticationRetries()
+        var retries = Self.retries()
         guard case .deliver = decide(&retries, head(401, "Basic realm=\"r\""), ask: { _ in nil }) else {
             Issue.record("no credential delivers")
             return
@@ -67,7 +69,7 @@ import FoundationNetworking
     }
 
     @Test func aStreamedBodyThatCannotBeSentAgainFails() throws {
-        var retries = AuthenticationRetries()
+        var retries = Self.retries()
         guard case .fail(let error) = decide(&retries, head(401, "Basic realm=\"r\""), repeatable: false) else {
             Issue.record("a body that cannot be sent again fails")
             return
@@ -77,7 +79,7 @@ import FoundationNetworking
 
     @Test func theHandlersErrorFailsTheTransfer() {
         struct Refused: Error {}
-        var retries = AuthenticationRetries()
+        var retries = Self.retries()
         guard case .fail(let error) = decide(&retries, head(401, "Basic realm=\"r\""), ask: { _ in throw Refused() })
         else {
             Issue.record("the handler's error fails")
@@ -87,7 +89,7 @@ import FoundationNetworking
     }
 
     @Test func afterThreeRefusalsOfOneSpaceTheResponseIsDelivered() {
-        var retries = AuthenticationRetries()
+        var retries = Self.retries()
         var counts: [Int] = []
         for _ in 0..<3 {
             let outcome = decide(&retries, head(401, "Basic realm=\"r\"")) {

@@ -110,15 +110,16 @@ import FoundationNetworking
         func update(_ method: String, _ status: Int, step: CacheStep? = nil) -> CacheUpdate? {
             var request = URLRequest(url: Self.url)
             request.httpMethod = method
+            var hop = Hop(request: request, limits: SessionConfiguration.Limits())
+            hop.head = head(status, [("Cache-Control", "max-age=60")])
+            hop.cache = step
+            hop.requestTime = Self.now
+            hop.responseTime = Self.now
             return CacheStep.update(
-                request: request,
-                url: Self.url,
-                head: head(status, [("Cache-Control", "max-age=60")]),
-                step: step,
+                for: hop,
                 applies: method == "GET",
                 bodyBytes: 2,
                 capacity: 1 << 20,
-                times: (Self.now, Self.now),
                 requestFields: { [] }
             )
         }
@@ -137,5 +138,25 @@ import FoundationNetworking
             return
         }
         #expect(update("GET", 200, step: .serving(entry(), next: .end)) == nil)
+    }
+
+    @Test func aServedEntryGivesItsHeadThenItsBodyThenTheEnd() {
+        var step = CacheStep.serving(entry(), next: .head)
+        #expect(step.serveNext() == .head(entry().head))
+        #expect(step.serveNext() == .body(Data("cached".utf8)))
+        #expect(step.serveNext() == .end)
+        // The end is the last step: asked again (after a pause), the hop still ends.
+        #expect(step.serveNext() == .end)
+        #expect(step.revalidatedBody == nil)
+        var revalidating = CacheStep.revalidating(entry())
+        #expect(revalidating.serveNext() == nil)
+        #expect(revalidating.revalidatedBody == nil)
+    }
+
+    @Test func aConfirmedEntrysBodyIsDeliveredAtTheHopsEnd() {
+        var step: CacheStep? = .revalidating(entry())
+        _ = CacheStep.head(head(304), at: &step, requestTime: Self.now, now: Self.now)
+        #expect(step?.revalidatedBody == Data("cached".utf8))
+        #expect(step?.serveNext() == nil)
     }
 }

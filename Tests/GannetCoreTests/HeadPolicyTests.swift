@@ -138,6 +138,42 @@ import Testing
         }
     }
 
+    @Test func theHookIsAskedOnlyAboutARedirectGannetWouldFollow() {
+        var asked: [URL?] = []
+        func redirect(_ head: ResponseHead, soFar: Int, answer: URLRequest?) -> Redirection.Outcome {
+            HeadPolicy.redirect(
+                after: URLRequest(url: Self.secure),
+                head: head,
+                policy: .follow(max: 2),
+                bodyIsRepeatable: true,
+                redirectsSoFar: soFar,
+                hook: {
+                    asked.append($0.url)
+                    return answer
+                }
+            )
+        }
+        let elsewhere = URLRequest(url: URL(string: "https://example.test/c")!)
+        guard case .follow(let followed) = redirect(head(302, [("Location", "/b")]), soFar: 0, answer: elsewhere) else {
+            Issue.record("the hook's request was not followed")
+            return
+        }
+        #expect(followed == elsewhere)
+        #expect(asked == [URL(string: "https://example.test/b")])
+        guard case .deliver = redirect(head(302, [("Location", "/b")]), soFar: 0, answer: nil) else {
+            Issue.record("no request from the hook did not deliver the redirect")
+            return
+        }
+        // Over the limit, and without a Location, the hook is not asked.
+        guard case .refuse = redirect(head(302, [("Location", "/b")]), soFar: 2, answer: elsewhere),
+            case .deliver = redirect(head(302), soFar: 0, answer: elsewhere)
+        else {
+            Issue.record("a redirect Gannet does not follow went to the hook")
+            return
+        }
+        #expect(asked.count == 2)
+    }
+
     @Test(arguments: ["file:///etc/passwd", "ftp://example.test/a", "gopher://example.test/a"])
     func aHookRequestThatCannotBeSentIsRefused(target: String) {
         let outcome = HeadPolicy.redirect(approvedByHook: URLRequest(url: URL(string: target)!))

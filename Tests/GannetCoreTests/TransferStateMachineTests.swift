@@ -473,4 +473,80 @@ import Testing
         #expect(!machine.countsIdleTime)
         #expect(machine.phase == .finished)
     }
+
+    // MARK: Commands, sends and the close_notify rule
+
+    @Test func eachCommandIsTheEventItStandsFor() {
+        var machine = receiving()
+        #expect(machine.apply(.start) == .none)
+        #expect(machine.apply(.suspend) == .setPause(.all))
+        #expect(machine.apply(.resumeSending) == .none)
+        #expect(machine.apply(.resume) == .setPause(.none))
+        #expect(machine.apply(.resumeSending) == .setPause(.none))
+        #expect(machine.consumerFull() == .setPause(.receiving))
+        #expect(machine.apply(.resumeReading) == .setPause(.none))
+        #expect(machine.apply(.disposition(.allow)) == .none)
+        var deciding = awaitingDisposition()
+        #expect(deciding.apply(.disposition(.becomeStream)) == .switchSink(.becomeStream))
+        #expect(deciding.apply(.disposition(.cancel)) == .cancel(.disposition))
+        var cancelled = receiving()
+        let reason = GannetError(.sessionInvalidated, "invalidated")
+        #expect(cancelled.apply(.cancel(reason)) == .cancel(.command(reason)))
+        #expect(cancelled.apply(.cancel(nil)) == .none)
+    }
+
+    @Test func aConsumersFailureFailsTheTransferWithItsError() throws {
+        var machine = receiving()
+        #expect(machine.apply(.fail(GannetError(.outputStreamFailed, "full"))) == .fail(.recorded))
+        let error = try #require(machine.failure as? URLError)
+        #expect(error.code == .cannotWriteToFile)
+        #expect((error.userInfo[NSUnderlyingErrorKey] as? GannetError)?.code == .outputStreamFailed)
+        #expect(machine.phase == .finished)
+    }
+
+    @Test func aRequestThatIsNotIdempotentIsSentOncePerHop() throws {
+        var post = Self.first
+        post.httpMethod = "POST"
+        var machine = Machine(first: Hop(request: post, limits: SessionConfiguration.Limits()))
+        let first = machine.requestWillBeSent()
+        let again = machine.requestWillBeSent()
+        #expect(first && !again)
+        #expect(machine.phase == .stopping)
+        let error = try #require(machine.failure as? URLError)
+        #expect(error.code == .networkConnectionLost)
+        var get = fresh()
+        let sends = [get.requestWillBeSent(), get.requestWillBeSent()]
+        #expect(sends == [true, true])
+        #expect(get.phase == .awaitingHead)
+    }
+
+    @Test func aBodyDelimitedByTheCloseWithoutCloseNotifyIsATruncation() throws {
+        let tls = URLRequest(url: URL(string: "https://example.test/first")!)
+        let closeDelimited = ResponseHead(statusCode: 200, httpVersion: "HTTP/1.0", fields: [])
+        var machine = Machine(first: Hop(request: tls, limits: SessionConfiguration.Limits()))
+        #expect(machine.headParsed(closeDelimited, .deliver) == .take)
+        let error = try #require(machine.truncation as? URLError)
+        #expect(error.code == .networkConnectionLost)
+        machine.hop.closeNotifyArrived = true
+        #expect(machine.truncation == nil)
+        // A followed hop's body is dropped, and a stored response's was never on the wire.
+        var following = Machine(first: Hop(request: tls, limits: SessionConfiguration.Limits()))
+        #expect(following.headParsed(closeDelimited, .follow(.redirect(to: Self.target))) == .take)
+        #expect(following.truncation == nil)
+        var cached = Machine(first: Hop(request: tls, limits: SessionConfiguration.Limits()))
+        cached.hop.cache = .serving(
+            StoredResponse(
+                url: tls.url!,
+                statusCode: 200,
+                fields: [],
+                data: Data(),
+                requestTime: Date(),
+                responseTime: Date(),
+                varying: [:]
+            ),
+            next: .body
+        )
+        #expect(cached.headParsed(closeDelimited, .deliver) == .take)
+        #expect(cached.truncation == nil)
+    }
 }

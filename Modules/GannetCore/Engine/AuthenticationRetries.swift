@@ -1,14 +1,24 @@
 /// Whether a final `401` or `407` is answered with a credential, and how often: the choice of
 /// challenge (CredentialBinding), its protection space, and the count of refusals per space
 /// (docs/auth-cookies-cache.md, "Authentication"). A value with no I/O: the task side is asked
-/// for the credential through the closure the transfer gives ``decide(_:url:binding:proxy:bodyCanBeSentAgain:failureResponse:ask:)``,
+/// for the credential through the closure the transfer gives ``decide(_:url:bodyCanBeSentAgain:failureResponse:ask:)``,
 /// and libcurl computes the answer from the hop's credential (``HopOptions``).
 struct AuthenticationRetries {
     /// Refusals of one protection space after which the response goes to the caller.
     static let maximumFailures = 3
 
+    /// Which origin and schemes the caller's credential is for (the URL the caller asked for,
+    /// and the task's or manager's `credentialSchemes`).
+    let binding: CredentialBinding
+    /// The session's proxy, whose protection space a `407`'s challenge is.
+    let proxy: SessionConfiguration.Proxy
     /// Credentials refused so far, by protection space.
     private(set) var failures: [ProtectionSpace: Int] = [:]
+
+    init(binding: CredentialBinding, proxy: SessionConfiguration.Proxy) {
+        self.binding = binding
+        self.proxy = proxy
+    }
 
     /// A challenge to put to the task side.
     struct Question {
@@ -27,15 +37,9 @@ struct AuthenticationRetries {
     }
 
     /// The challenge in `head` (a final `401` or `407` of a hop to `url`) to put to the task
-    /// side, or `nil` when it offers no scheme Gannet answers. `binding` says which origin and
-    /// schemes the caller's credential is for; a `407`'s protection space is `proxy`'s.
-    func question(
-        for head: ResponseHead,
-        url: URL,
-        binding: CredentialBinding,
-        proxy: SessionConfiguration.Proxy,
-        failureResponse: () -> HTTPURLResponse?
-    ) -> Question? {
+    /// side, or `nil` when it offers no scheme Gannet answers; a `407`'s protection space is the
+    /// proxy's.
+    func question(for head: ResponseHead, url: URL, failureResponse: () -> HTTPURLResponse?) -> Question? {
         let isProxy = head.statusCode == 407
         let field = isProxy ? "proxy-authenticate" : "www-authenticate"
         let challenges = AuthenticationChallengeHeader.parse(
@@ -63,27 +67,17 @@ struct AuthenticationRetries {
     }
 
     /// What follows a final `401` or `407` `head` of a hop to `url`: the challenge
-    /// (``question(for:url:binding:proxy:failureResponse:)``) is put to the task side through
+    /// (``question(for:url:failureResponse:)``) is put to the task side through
     /// `ask`, and its credential answered (``answer(_:with:bodyCanBeSentAgain:url:)``); the
     /// response when nothing Gannet answers is offered, and `ask`'s error when it throws.
     mutating func decide(
         _ head: ResponseHead,
         url: URL,
-        binding: CredentialBinding,
-        proxy: SessionConfiguration.Proxy,
         bodyCanBeSentAgain: Bool,
         failureResponse: () -> HTTPURLResponse?,
         ask: (Question) throws -> URLCredential?
     ) -> Outcome {
-        guard
-            let question = question(
-                for: head,
-                url: url,
-                binding: binding,
-                proxy: proxy,
-                failureResponse: failureResponse
-            )
-        else { return .deliver }
+        guard let question = question(for: head, url: url, failureResponse: failureResponse) else { return .deliver }
         do {
             return answer(question, with: try ask(question), bodyCanBeSentAgain: bodyCanBeSentAgain, url: url)
         } catch {

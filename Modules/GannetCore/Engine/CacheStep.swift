@@ -81,6 +81,38 @@ enum CacheStep: Equatable {
         }
     }
 
+    /// What a served entry delivers next through the transfer's head and body path.
+    enum Served: Equatable {
+        case head(ResponseHead)
+        /// The entry's body (empty for an empty body).
+        case body(Data)
+        /// Nothing more: the hop ends cleanly.
+        case end
+    }
+
+    /// Steps a served entry on: its head, then its body, then the end of the hop, each once.
+    /// `nil` when the entry does not answer the hop.
+    mutating func serveNext() -> Served? {
+        guard case .serving(let entry, let next) = self else { return nil }
+        switch next {
+        case .head:
+            self = .serving(entry, next: .body)
+            return .head(entry.head)
+        case .body:
+            self = .serving(entry, next: .end)
+            return .body(entry.data)
+        case .end:
+            return .end
+        }
+    }
+
+    /// The body of the entry a `304` confirmed, which the transfer delivers when the hop
+    /// ends (the `304` had none); `nil` in any other step.
+    var revalidatedBody: Data? {
+        guard case .revalidated(let entry) = self else { return nil }
+        return entry.data
+    }
+
     /// The head to deliver for `head`, which answers a hop at `step`: a `304` that answers the
     /// entry's validators is replaced by the entry it confirmed (refreshed with its fields and
     /// times); any other head is delivered as it is and ends the revalidation (the server sent
@@ -101,29 +133,28 @@ enum CacheStep: Equatable {
         return refreshed.head
     }
 
-    /// What a transfer that succeeded leaves for the cache: an unsafe request's success
-    /// invalidates its URL (RFC 9111 §4.4); a network response is stored when the rules allow;
-    /// an entry a `304` refreshed is refreshed; a response the cache served leaves nothing.
-    /// `applies` is ``applies(to:bodyKeptWhole:)`` for the hop; `requestFields` (the fields
-    /// sent, asked only when needed) select the `Vary` values; `capacity` is the cache's.
+    /// What a transfer that succeeded leaves for the cache, from its last `hop`: an unsafe
+    /// request's success invalidates its URL (RFC 9111 §4.4); a network response is stored when
+    /// the rules allow; an entry a `304` refreshed is refreshed; a response the cache served
+    /// leaves nothing. `applies` is ``applies(to:bodyKeptWhole:)`` for the hop; `requestFields`
+    /// (the fields sent, asked only when needed) select the `Vary` values; `capacity` is the
+    /// cache's; the hop's request and response times are stored for the entry's age.
     static func update(
-        request: URLRequest,
-        url: URL,
-        head: ResponseHead?,
-        step: CacheStep?,
+        for hop: Hop,
         applies: Bool,
         bodyBytes: Int64,
         capacity: Int,
-        times: (request: Date, response: Date),
         requestFields: () -> [HTTPField]
     ) -> CacheUpdate? {
-        let method = request.httpMethod ?? "GET"
+        guard let url = hop.url else { return nil }
+        let head = hop.head
+        let method = hop.request.httpMethod ?? "GET"
         if !["GET", "HEAD"].contains(method.uppercased()) {
             guard let status = head?.statusCode, (200...399).contains(status) else { return nil }
             return .invalidate
         }
         guard applies, let head else { return nil }
-        switch step {
+        switch hop.cache {
         case .revalidated(let entry): return .refresh(entry)
         case .serving: return nil
         case .revalidating, nil: break
@@ -151,8 +182,8 @@ enum CacheStep: Equatable {
                 statusCode: head.statusCode,
                 fields: responseFields.filter { !CacheRules.unstoredFields.contains($0.name.lowercased()) },
                 data: Data(),
-                requestTime: times.request,
-                responseTime: times.response,
+                requestTime: hop.requestTime,
+                responseTime: hop.responseTime,
                 varying: varying
             )
         )

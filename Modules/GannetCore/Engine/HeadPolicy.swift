@@ -28,13 +28,15 @@ enum HeadPolicy {
 
     /// Whether a redirect `head` answering `request` is followed: Gannet's rules
     /// (``Redirection/next(after:response:location:policy:bodyIsRepeatable:)``), then the limit
-    /// of `policy`, of which `redirectsSoFar` are spent.
+    /// of `policy`, of which `redirectsSoFar` are spent, then the redirect hook (`hook`, given
+    /// the request Gannet would send; ``redirect(approvedByHook:)``) when there is one.
     static func redirect(
         after request: URLRequest,
         head: ResponseHead,
         policy: SessionConfiguration.RedirectPolicy,
         bodyIsRepeatable: Bool,
-        redirectsSoFar: Int
+        redirectsSoFar: Int,
+        hook: ((URLRequest) -> URLRequest?)? = nil
     ) -> Redirection.Outcome {
         let outcome = Redirection.next(
             after: request,
@@ -43,7 +45,10 @@ enum HeadPolicy {
             policy: policy,
             bodyIsRepeatable: bodyIsRepeatable
         )
-        guard case .follow = outcome, redirectsSoFar >= policy.maximumRedirects else { return outcome }
+        guard case .follow(let proposed) = outcome else { return outcome }
+        guard redirectsSoFar >= policy.maximumRedirects else {
+            return hook.map { redirect(approvedByHook: $0(proposed)) } ?? outcome
+        }
         return .refuse(
             GannetError(
                 .tooManyRedirects,

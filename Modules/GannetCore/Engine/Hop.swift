@@ -34,7 +34,7 @@ struct Hop {
     /// Whether the request goes to an `https` URL: read once per hop, by the close_notify rule
     /// (``HeadPolicy/truncation(of:)``) and the connection options (``HopOptions``).
     let usesTLS: Bool
-    /// The credential libcurl answers this hop's challenge with (Transfer+Authentication.swift).
+    /// The credential libcurl answers this hop's challenge with (``AuthenticationRetries``).
     let credential: HopCredential?
     var parser: ResponseHeadParser
     /// The response head of this hop, once complete (a `304` already replaced by the entry it
@@ -52,8 +52,9 @@ struct Hop {
     var sendAttempts = 0
     /// The server ended this hop's TLS connection with close_notify (`tlsInfoCallback`).
     var closeNotifyArrived = false
-    /// libcurl answers Digest and NTLM after a `401` of its own, which is not the response.
-    var awaitsAuthenticationProbe = false
+    /// libcurl answers Digest and NTLM after a `401` of its own, which is not the response: set
+    /// for a hop whose credential is for one of them.
+    var awaitsAuthenticationProbe: Bool
     /// For a body with a `Content-Encoding` libcurl decodes: what to add to libcurl's count of
     /// wire bytes for the decompression-ratio check (a chunked body is counted after it is
     /// decoded, so up to one read behind); `nil` when the body is not decoded.
@@ -68,7 +69,20 @@ struct Hop {
         url = request.url
         usesTLS = url?.scheme.map { ASCII.equalsIgnoringCase($0, "https") } ?? false
         self.credential = credential
+        awaitsAuthenticationProbe = credential?.hasIntermediateChallenge == true
         parser = ResponseHeadParser(limits: limits)
+    }
+
+    /// The response of this hop as an `HTTPURLResponse`, built on first use (a hook needs it).
+    mutating func materializedResponse() -> HTTPURLResponse? {
+        if response == nil, let head, let url { response = head.makeResponse(url: url) }
+        return response
+    }
+
+    /// The hop's response for the event monitors, once its head arrived: the one built for a
+    /// hook, else one built only if a monitor reads it.
+    func lazyResponse(head: ResponseHead, url: URL) -> LazyResponse {
+        response.map { LazyResponse(prebuilt: $0, head: head) } ?? LazyResponse(head: head, url: url)
     }
 
     /// The hop that follows this one to `next`.

@@ -127,6 +127,17 @@ enum HopOptions {
         easy.set(CURLOPT_PROXYPASSWORD, credential.flatMap { $0.proxy ? $0.password : nil })
     }
 
+    /// Prepares the handle of a hop that is followed (a redirect, an authentication retry). A
+    /// server that answers so before reading the request's body may close the connection once
+    /// it has answered (gunicorn does). libcurl would reuse it for the next hop, find it dead,
+    /// and could only retry on a new one by rewinding the body, which Gannet never does: a body
+    /// sent twice may be acted on twice. So a connection whose hop sent a body (`sentBody`: a
+    /// head the cache gave sent nothing) is not kept (`CURLOPT_FORBID_REUSE`, read when the hop
+    /// ends); the next hop opens its own (EarlyRedirectTests).
+    static func prepareToFollow(_ easy: EasyHandle?, sentBody: Bool) {
+        if sentBody { easy?.set(CURLOPT_FORBID_REUSE, true) }
+    }
+
     /// Sets the method and body options for `source` (``setBody(_:method:source:fields:removed:)``,
     /// which takes the framing fields out of `fields`, in place) and makes the header lists
     /// libcurl sends from `fields` (``headerLines(_:removing:)``),

@@ -30,7 +30,8 @@ enum TLSVerification {
     /// verification; either way TLS sessions are cached and resumed within the transfer's
     /// trust scope only (``CurlEngine/sessionShare(for:)``; docs/engine.md, "TLS session
     /// resumption").
-    static func configure(_ easy: EasyHandle, transfer: Transfer, evaluates: Bool) {
+    static func configure(_ easy: EasyHandle, transfer: Transfer) {
+        let evaluates = evaluates(transfer)
         easy.set(CURLOPT_SSL_VERIFYPEER, !evaluates)
         easy.set(CURLOPT_SSL_VERIFYHOST, evaluates ? 0 : 2)
         easy.set(CURLOPT_SSL_SESSIONID_CACHE, true)
@@ -63,6 +64,12 @@ enum TLSVerification {
         return chain
     }
 
+    /// Whether Gannet decides trust for `transfer` (an evaluator or a challenge handler),
+    /// instead of libcurl's own verification.
+    static func evaluates(_ transfer: Transfer) -> Bool {
+        transfer.serverTrustEvaluator != nil || transfer.hooks.serverTrustChallenge != nil
+    }
+
     /// Whether the configured evaluator wants the stapled OCSP response, which moves its
     /// decision to the status callback.
     static func requestsStapling(_ transfer: Transfer) -> Bool {
@@ -79,15 +86,16 @@ enum TLSVerification {
     }
 
     /// Asks the challenge handler, then the evaluator, or runs OpenSSL's standard verification
-    /// (`store` is nil on a reused connection, where the handshake already verified the chain);
-    /// records a rejection on the transfer.
+    /// (`store` is nil on a reused connection, where the handshake already verified the chain).
+    /// A refusal (a rejection, or the handler cancelling) stops the transfer with its error, and
+    /// the handshake does not go on.
     static func evaluate(
         _ chain: [Data],
         stapledOCSPResponse: Data? = nil,
         store: OpaquePointer?,
         for transfer: Transfer
     ) -> Bool {
-        guard let url = transfer.request.url, let host = url.host else { return false }
+        guard let url = transfer.url, let host = url.host else { return false }
         let port = url.port ?? (url.scheme?.lowercased() == "http" ? 80 : 443)
         let bareHost = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
         let trust = ServerTrust(
@@ -107,7 +115,8 @@ enum TLSVerification {
                 case .useCredential:
                     return true
                 case .cancel:
-                    return transfer.cancelHandshake()
+                    _ = transfer.machine.stop(TransportError.cancelled(.byTrustChallenge, url: url))
+                    return false
                 case .reject(let error):
                     throw error
                 case .performDefaultHandling:
@@ -121,7 +130,9 @@ enum TLSVerification {
             }
             return true
         } catch {
-            return transfer.rejectTrust(error, trust: trust)
+            let gannet = rejection(error, trust: trust, url: url)
+            _ = transfer.machine.stop(TransportError.urlError(gannet: gannet, url: url))
+            return false
         }
     }
 
@@ -185,7 +196,7 @@ func tlsContextCallback(
     let record = ConnectionTrust.attach(to: ctx, engine: transfer.engine, transfer: transfer.serial)
     record.lastTransfer = transfer
     SSL_CTX_set_info_callback(ctx, tlsInfoCallback)
-    guard transfer.evaluatesTrust else { return CURLE_OK }
+    guard TLSVerification.evaluates(transfer) else { return CURLE_OK }
     if transfer.serverTrustEvaluator == nil {
         // A challenge handler may ask for default handling, which needs the anchors libcurl
         // does not load while its own verification is off.
@@ -254,7 +265,7 @@ func tlsStatusCallback(_ ssl: OpaquePointer?, _ argument: UnsafeMutableRawPointe
 }
 
 /// CURLOPT_PREREQFUNCTION: runs before each request is sent, on new and reused connections.
-/// A request that is not idempotent is sent once per hop (``Transfer/mayBeSent()``).
+/// A request that is not idempotent is sent once per hop (``TransferStateMachine/requestWillBeSent()``).
 /// A connection is sent a request only once the trust decision in force for this transfer
 /// (the evaluator and the challenge handler it was created with) has approved it.
 func tlsPrerequestCallback(
@@ -266,9 +277,9 @@ func tlsPrerequestCallback(
 ) -> Int32 {
     guard let context else { return Int32(CURL_PREREQFUNC_ABORT) }
     let transfer = Unmanaged<Transfer>.fromOpaque(context).takeUnretainedValue()
-    guard transfer.mayBeSent() else { return Int32(CURL_PREREQFUNC_ABORT) }
-    let https = transfer.request.url?.scheme?.lowercased() == "https"
-    guard transfer.evaluatesTrust, https else {
+    guard transfer.machine.requestWillBeSent() else { return Int32(CURL_PREREQFUNC_ABORT) }
+    let https = transfer.machine.hop.usesTLS
+    guard TLSVerification.evaluates(transfer), https else {
         if https { TLSVerification.record(of: transfer)?.lastTransfer = transfer }
         return Int32(CURL_PREREQFUNC_OK)
     }
@@ -332,12 +343,12 @@ extension Transfer {
 
 /// OpenSSL's info callback, on every connection: tells the transfer reading the connection
 /// that the server sent close_notify, without which a body delimited by the end of the
-/// connection may have been cut short (``Transfer/closeNotifyReceived()``). It may also run
+/// connection may have been cut short (``HeadPolicy/truncation(of:)``). It may also run
 /// while libcurl closes a connection, after its transfer and even its engine are gone, so it
 /// reaches the transfer only through the record's weak reference.
 func tlsInfoCallback(_ ssl: OpaquePointer?, _ type: Int32, _ value: Int32) {
     // SSL_CB_READ_ALERT; the low byte of `value` is the alert's description, 0 for close_notify.
     guard type & SSL_CB_READ_ALERT == SSL_CB_READ_ALERT, value & 0xff == 0, let ssl, let ctx = SSL_get_SSL_CTX(ssl)
     else { return }
-    ConnectionTrust.existing(on: ctx)?.lastTransfer?.closeNotifyReceived()
+    ConnectionTrust.existing(on: ctx)?.lastTransfer?.machine.hop.closeNotifyArrived = true
 }

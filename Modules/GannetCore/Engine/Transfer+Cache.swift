@@ -48,54 +48,44 @@ extension Transfer {
     /// Delivers the body of the entry a `304` confirmed, at the end of the hop; returns the code
     /// the hop ends with (a write error when the body was refused).
     func deliverRevalidatedBody(_ code: CURLcode) -> CURLcode {
-        guard code == CURLE_OK, case .revalidated(let entry) = machine.hop.cache, machine.isLive, !entry.data.isEmpty
-        else {
-            return code
-        }
-        let taken = entry.data.withUnsafeBytes { didReceiveBody($0) }
-        return taken == entry.data.count ? code : CURLE_WRITE_ERROR
+        guard code == CURLE_OK, let body = machine.hop.cache?.revalidatedBody, machine.isLive else { return code }
+        return deliverStored(body) ? code : CURLE_WRITE_ERROR
     }
 
     /// Feeds the entry that answers this hop through the head and body path, as far as the
-    /// state machine lets it: a deferred disposition or a suspension stops it, and
-    /// ``Transfer/perform(_:)`` calls it again when the pause is lifted.
+    /// state machine lets it (``CacheStep/serveNext()``): a deferred disposition or a suspension
+    /// stops it, and ``Transfer/perform(_:)`` calls it again when the pause is lifted.
     func serveCachedHop() {
-        while case .serving(let entry, let step) = machine.hop.cache, machine.isLive, machine.pause == .none {
-            switch step {
-            case .head:
+        while machine.isLive, machine.pause == .none, let next = machine.hop.cache?.serveNext() {
+            switch next {
+            case .head(let head):
                 machine.hop.responseTime = Date()
                 observer.transferWillSend(request, expectedToSend: nil)
-                machine.hop.cache = .serving(entry, next: .body)
-                switch didReceiveHead(entry.head) {
-                case .take, .pause: break
-                case .refuse: return engine.endHop(self, code: CURLE_WRITE_ERROR)
-                }
-            case .body:
-                machine.hop.cache = .serving(entry, next: .end)
-                guard !entry.data.isEmpty else { continue }
-                let taken = entry.data.withUnsafeBytes { didReceiveBody($0) }
-                if taken != entry.data.count { return engine.endHop(self, code: CURLE_WRITE_ERROR) }
+                if didReceiveHead(head) == .refuse { return engine.endHop(self, code: CURLE_WRITE_ERROR) }
+            case .body(let data):
+                if !deliverStored(data) { return engine.endHop(self, code: CURLE_WRITE_ERROR) }
             case .end:
                 return engine.endHop(self, code: CURLE_OK)
             }
         }
     }
 
+    /// Feeds a stored body through the write path; whether all of it was taken.
+    private func deliverStored(_ data: Data) -> Bool {
+        data.isEmpty || data.withUnsafeBytes { didReceiveBody($0) } == data.count
+    }
+
     /// Whether the head being delivered came from the cache, whose body is not on the wire.
     var headIsFromCache: Bool { machine.hop.cache?.answersFromCache ?? false }
 
-    /// What the task may store once the transfer succeeded (``CacheStep/update``).
-    func cacheUpdate(head: ResponseHead?) -> CacheUpdate? {
+    /// What the task may store once the transfer succeeded (``CacheStep/update(for:applies:bodyBytes:capacity:requestFields:)``).
+    func cacheUpdate() -> CacheUpdate? {
         guard let cache = configuration.urlCache, let url else { return nil }
         return CacheStep.update(
-            request: request,
-            url: url,
-            head: head,
-            step: machine.hop.cache,
+            for: machine.hop,
             applies: usesCache,
             bodyBytes: counters.receivedBytes,
             capacity: CacheRules.capacity(memory: cache.memoryCapacity, disk: cache.diskCapacity),
-            times: (machine.hop.requestTime, machine.hop.responseTime),
             requestFields: { hopHeaderFields(for: url) }
         )
     }

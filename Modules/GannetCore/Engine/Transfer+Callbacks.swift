@@ -26,8 +26,7 @@ extension Transfer {
                 return reply(didReceiveHead(head), lineLength: line.count)
             }
         } catch {
-            let gannet = error as? GannetError ?? GannetError(.protocolViolation, "\(error)")
-            return reply(machine.stop(TransportError.urlError(gannet: gannet, url: url)), lineLength: line.count)
+            return reply(stop(thrown: error, as: .protocolViolation), lineLength: line.count)
         }
     }
 
@@ -39,12 +38,6 @@ extension Transfer {
         case .pause: return Int(CURL_WRITEFUNC_PAUSE)
         case .refuse: return 0
         }
-    }
-
-    /// The response of this hop as an `HTTPURLResponse`, built on first use.
-    func materializedResponse() -> HTTPURLResponse? {
-        if machine.hop.response == nil, let head, let url { machine.hop.response = head.makeResponse(url: url) }
-        return machine.hop.response
     }
 
     /// A complete head of this hop: from the parser, or from the session's cache
@@ -74,10 +67,8 @@ extension Transfer {
             let outcome = authentication.decide(
                 head,
                 url: url,
-                binding: CredentialBinding(origin: callerURL, schemes: hooks.credentialSchemes),
-                proxy: configuration.proxy,
-                bodyCanBeSentAgain: bodyCanBeSentAgain,
-                failureResponse: { materializedResponse() },
+                bodyCanBeSentAgain: body.canBeSentAgain(renewable: hooks.taskNeedNewBodyStream != nil),
+                failureResponse: { machine.hop.materializedResponse() },
                 // The handlers and the stored credentials are the task side's (TaskChannel).
                 ask: {
                     try observer.transferCredential(for: $0.challenge, unscopedAdmitted: $0.unscopedAdmitted, url: url)
@@ -89,21 +80,32 @@ extension Transfer {
             case .fail(let error):
                 return machine.stop(error)
             case .retry(let credential):
-                closeConnectionIfBodyMayBeUnread()
+                HopOptions.prepareToFollow(handle.easy, sentBody: body.source != nil && !headIsFromCache)
                 return machine.headParsed(head, .follow(.retry(request, with: credential)))
             }
         case .redirect:
-            switch decideRedirect(head, url: url) {
+            let outcome = HeadPolicy.redirect(
+                after: request,
+                head: head,
+                policy: configuration.redirects,
+                bodyIsRepeatable: body.canBeSentAgain(renewable: hooks.taskNeedNewBodyStream != nil),
+                redirectsSoFar: machine.redirectCount,
+                hook: hooks.taskWillPerformHTTPRedirection == nil
+                    ? nil
+                    : { [self] proposed in
+                        // The hook is the task side's; with no response to show it, the proposal stands.
+                        guard let response = machine.hop.materializedResponse() else { return proposed }
+                        return observer.transferRedirect(response, proposed: proposed)
+                    }
+            )
+            switch outcome {
             case .deliver:
                 break
             case .refuse(let error):
                 return machine.stop(TransportError.urlError(gannet: error, url: url))
             case .follow(let next):
-                closeConnectionIfBodyMayBeUnread()
-                observer.transferWillRedirect(
-                    response.map { LazyResponse(prebuilt: $0, head: head) } ?? LazyResponse(head: head, url: url),
-                    to: next
-                )
+                HopOptions.prepareToFollow(handle.easy, sentBody: body.source != nil && !headIsFromCache)
+                observer.transferWillRedirect(machine.hop.lazyResponse(head: head, url: url), to: next)
                 return machine.headParsed(head, .follow(.redirect(to: next)))
             }
         case .deliver:
@@ -111,11 +113,9 @@ extension Transfer {
         }
 
         let needsResponse = hooks.dataTaskDidReceiveResponse != nil || hooks.dataTaskDidReceiveResponseDeferred != nil
-        let response = needsResponse ? materializedResponse() : nil
+        let response = needsResponse ? machine.hop.materializedResponse() : nil
         observer.transferDidReceiveHead(head, response: response)
-        observer.transferDidReceiveResponse(
-            response.map { LazyResponse(prebuilt: $0, head: head) } ?? LazyResponse(head: head, url: url)
-        )
+        observer.transferDidReceiveResponse(machine.hop.lazyResponse(head: head, url: url))
         machine.hop.encodedWireSlack = BodyLimits.encodedSlack(
             for: head,
             decodes: configuration.decompressesResponses && !headIsFromCache,
@@ -124,17 +124,13 @@ extension Transfer {
         do {
             try sink.open(head: head, url: url, limits: configuration.limits)
         } catch {
-            let gannet = error as? GannetError ?? GannetError(.bodyStreamFailed, "\(error)")
-            return machine.stop(TransportError.urlError(gannet: gannet, url: url))
+            return stop(thrown: error, as: .bodyStreamFailed)
         }
         if sink is MemorySink, hooks.dataTaskDidReceiveResponseDeferred == nil,
-            let type = head.value("Content-Type"), let boundary = MixedReplaceParser.boundary(contentType: type)
+            let parts = MixedReplaceParts(head, url: url, maximumPartBytes: configuration.limits.maximumBodyBytes)
         {
             // Each part is a response of its own, asked about as it begins (Transfer+Parts.swift).
-            output.parts = MixedReplaceParser(
-                boundary: boundary,
-                maximumPartBytes: configuration.limits.maximumBodyBytes
-            )
+            output.parts = parts
             return machine.headParsed(head, .deliver)
         }
         if hooks.dataTaskDidReceiveResponse != nil, let response, let stopped = askDisposition(for: response) {
@@ -148,32 +144,6 @@ extension Transfer {
             return answer
         }
         return machine.headParsed(head, .deliver)
-    }
-
-    /// A server that answers a redirect or a challenge before reading the request's body may
-    /// close the connection once it has answered (gunicorn does). libcurl would reuse it for
-    /// the next hop, find it dead, and could only retry on a new one by rewinding the body,
-    /// which Gannet never does: a body sent twice may be acted on twice. So a connection whose
-    /// hop sent a body and is answered this way is not kept (`CURLOPT_FORBID_REUSE`, read when
-    /// the hop ends); the next hop opens its own.
-    private func closeConnectionIfBodyMayBeUnread() {
-        guard body.source != nil, !headIsFromCache else { return }
-        handle.easy?.set(CURLOPT_FORBID_REUSE, true)
-    }
-
-    /// A redirect's fate: Gannet's rules and the limit (``HeadPolicy``), then the caller's hook.
-    private func decideRedirect(_ head: ResponseHead, url: URL) -> Redirection.Outcome {
-        let outcome = HeadPolicy.redirect(
-            after: request,
-            head: head,
-            policy: configuration.redirects,
-            bodyIsRepeatable: bodyCanBeSentAgain,
-            redirectsSoFar: machine.redirectCount
-        )
-        guard case .follow(let proposed) = outcome, hooks.taskWillPerformHTTPRedirection != nil,
-            let response = materializedResponse()
-        else { return outcome }
-        return HeadPolicy.redirect(approvedByHook: observer.transferRedirect(response, proposed: proposed))
     }
 
     func didReceiveBody(_ bytes: UnsafeRawBufferPointer) -> Int {
@@ -205,8 +175,7 @@ extension Transfer {
         do {
             try sink.write(bytes)
         } catch {
-            let gannet = error as? GannetError ?? GannetError(.bodyStreamFailed, "\(error)")
-            return reply(machine.stop(TransportError.urlError(gannet: gannet, url: url)), lineLength: bytes.count)
+            return reply(stop(thrown: error, as: .bodyStreamFailed), lineLength: bytes.count)
         }
         if !machine.isBackpressured, sink.pauseIfFull(), case .setPause(let pause) = machine.consumerFull(),
             let easy = handle.easy
@@ -239,8 +208,7 @@ extension Transfer {
             reportProgress(final: false)
             return count
         } catch {
-            let gannet = error as? GannetError ?? GannetError(.bodyStreamFailed, "\(error)")
-            switch machine.stop(TransportError.urlError(gannet: gannet, url: url)) {
+            switch stop(thrown: error, as: .bodyStreamFailed) {
             case .refuse: return Int(CURL_READFUNC_ABORT)
             case .take, .pause: return StreamBodyReader.pause
             }

@@ -27,33 +27,27 @@ extension Transfer {
             )
             return TransportError.urlError(gannet: error, url: url)
         }
-        if disposition == .becomeStream {
-            let state = ByteStreamState()
-            // The task side makes the stream task and swaps it in; nil when a cancel won the race.
-            guard let next = observer.transferContinueAsStream(state: state, driver: self) else { return nil }
-            let streamSink = ByteStreamSink(state: state)
-            try? streamSink.open(head: head, url: url, limits: configuration.limits)
-            adopt(next, sink: streamSink, head: head)
-            return nil
-        }
-        guard let next = observer.transferContinueAsDownload(driver: self) else { return nil }
-        let fileSink = FileSink(file: DownloadFile())
-        do {
-            try fileSink.open(head: head, url: url, limits: configuration.limits)
-        } catch {
-            observer = next
-            let gannet = error as? GannetError ?? GannetError(.bodyStreamFailed, "\(error)")
-            return TransportError.urlError(gannet: gannet, url: url)
-        }
-        adopt(next, sink: fileSink, head: head)
-        return nil
-    }
-
-    /// Reports to the new task's side from now on, into `newSink`.
-    private func adopt(_ next: any TransferObserver, sink newSink: any BodySink, head: ResponseHead) {
+        // The task side makes the download or stream task and swaps it in; nil when a cancel
+        // of the data task won the race.
+        let state = disposition == .becomeStream ? ByteStreamState() : nil
+        let next =
+            if let state {
+                observer.transferContinueAsStream(state: state, driver: self)
+            } else {
+                observer.transferContinueAsDownload(driver: self)
+            }
+        guard let next else { return nil }
+        // Reports to the new task's side from now on, into its sink.
         observer = next
+        let newSink: any BodySink = state.map { ByteStreamSink(state: $0) } ?? FileSink(file: DownloadFile())
+        do {
+            try newSink.open(head: head, url: url, limits: configuration.limits)
+        } catch {
+            return TransportError.urlError(thrown: error, as: .bodyStreamFailed, url: url)
+        }
         output.sink = newSink
         observer.transferDidReceiveHead(head, response: machine.hop.response)
         observer.transferDidTakeOver()
+        return nil
     }
 }

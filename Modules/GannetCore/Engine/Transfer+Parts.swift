@@ -1,6 +1,6 @@
-/// A `multipart/x-mixed-replace` body, as NSURLSession delivers it: each part is a response of
-/// its own (the part's headers, the original status), asked about with the response hook as it
-/// begins, and its body replaces the previous part's (docs/core.md, "x-mixed-replace").
+/// A `multipart/x-mixed-replace` body (``MixedReplaceParts``): each part is reported as a
+/// response of its own and asked about with the response hook as it begins, and its body
+/// replaces the previous part's in the sink (docs/core.md, "x-mixed-replace").
 extension Transfer {
     /// The write callback for a body split into parts.
     func didReceiveParts(_ bytes: UnsafeRawBufferPointer) -> Int {
@@ -11,8 +11,7 @@ extension Transfer {
                 if answer != .take { return reply(answer, lineLength: bytes.count) }
             }
         } catch {
-            let gannet = error as? GannetError ?? GannetError(.protocolViolation, "\(error)")
-            return reply(machine.stop(TransportError.urlError(gannet: gannet, url: url)), lineLength: bytes.count)
+            return reply(stop(thrown: error, as: .protocolViolation), lineLength: bytes.count)
         }
         counters.receivedBytes += Int64(bytes.count)
         reportProgress(final: false)
@@ -26,28 +25,23 @@ extension Transfer {
         for event in events where deliverPart(event) == .refuse { return }
     }
 
-    /// Handles one event of the part parser; ``TransferStateMachine/Answer/refuse`` when the
-    /// part's disposition cancelled the transfer.
-    private func deliverPart(_ event: MixedReplaceParser.Event) -> TransferStateMachine.Answer {
+    /// Handles one event of the parts; ``TransferStateMachine/Answer/refuse`` when the part's
+    /// disposition cancelled the transfer.
+    private func deliverPart(_ event: MixedReplaceParts.Event) -> TransferStateMachine.Answer {
         switch event {
-        case .partHead(let fields):
-            guard let outer = head, let url else { return .refuse }
-            let part = MixedReplaceParser.head(of: fields, in: outer)
-            let response = part.makeResponse(url: url)
+        case .part(let part, let response):
             machine.hop.head = part
             machine.hop.response = response
             sink.replace()
             observer.transferDidReceiveHead(part, response: response)
-            observer.transferDidReceiveResponse(LazyResponse(head: part, url: url))
+            if let url { observer.transferDidReceiveResponse(LazyResponse(head: part, url: url)) }
             // A part cannot continue elsewhere: switchSink refuses it while parts are split.
             if hooks.dataTaskDidReceiveResponse != nil, let response, let stopped = askDisposition(for: response) {
                 return stopped
             }
-        case .partBody(let bytes):
+        case .bytes(let bytes):
             bytes.withUnsafeBytes { try? sink.write($0) }
             bytes.withUnsafeBytes { observer.transferDidReceiveData($0) }
-        case .partEnd:
-            break
         }
         return .take
     }

@@ -34,8 +34,8 @@ final class Transfer: @unchecked Sendable {
     var body: TransferBody
     /// The easy handle of the hop in flight and the memory it points into.
     var handle = CurlRequestHandle()
-    /// The challenges answered so far, by protection space.
-    var authentication = AuthenticationRetries()
+    /// The challenges answered so far, by protection space, and whom the caller's credential is for.
+    var authentication: AuthenticationRetries
     /// The body's sink, and the parser of a mixed-replace body's parts.
     var output: TransferOutput
     var counters: TransferCounters
@@ -57,6 +57,10 @@ final class Transfer: @unchecked Sendable {
         settings = engine.sharedConfiguration
         machine = TransferStateMachine(first: Hop(request: request, limits: settings.value.limits))
         self.callerURL = callerURL
+        authentication = AuthenticationRetries(
+            binding: CredentialBinding(origin: callerURL, schemes: hooks.credentialSchemes),
+            proxy: settings.value.proxy
+        )
         self.body = TransferBody(source: body)
         let seconds = TransferCounters.idleTimeout(of: request, session: settings.value.timeoutIntervalForRequest)
         counters = TransferCounters(idleTimeout: UInt64(seconds * 1e9), now: MonotonicClock.nanoseconds())
@@ -81,26 +85,9 @@ final class Transfer: @unchecked Sendable {
 
     /// Applies a command the task queued through its ``TransferDriver``.
     func handle(_ command: CurlEngine.TransferCommand) {
-        switch command {
-        case .start:
-            // The engine attaches the transfer itself (CurlEngine.apply).
-            break
-        case .cancel(let reason):
-            perform(machine.cancel(.command(reason)))
-        case .suspend:
-            perform(machine.suspend())
-        case .resume:
-            perform(machine.resume())
-        case .disposition(let disposition):
-            perform(machine.dispositionDecided(disposition))
-        case .resumeReading:
-            perform(machine.consumerDrained())
-        case .fail(let error):
-            if let url { perform(machine.fail(TransportError.urlError(gannet: error, url: url))) }
-        case .resumeSending:
-            if machine.isLive, handle.easy != nil { touch() }
-            perform(machine.bodySourceReady())
-        }
+        // A body stream's bytes arriving is activity (waiting for them was not).
+        if case .resumeSending = command, machine.isLive, handle.easy != nil { touch() }
+        perform(machine.apply(command))
     }
 
     /// Carries out an effect of the state machine. Every case is handled here; the callbacks'
@@ -117,11 +104,7 @@ final class Transfer: @unchecked Sendable {
             engine.attach(self)
         case .cancel(let cause):
             engine.detach(self)
-            switch cause {
-            case .command(let reason): finish(error: TransportError.cancelled(reason: reason, url: url))
-            case .disposition: finish(error: TransportError.cancelled(.byDisposition, url: url))
-            case .sessionReleased: finish(error: TransportError.cancelled(.sessionReleased, url: url))
-            }
+            finish(error: TransportError.cancelled(by: cause, url: url))
         case .fail(let failure):
             engine.detach(self)
             finish(error: errorMapping.error(for: failure))
@@ -137,8 +120,7 @@ final class Transfer: @unchecked Sendable {
                 do {
                     try finishParts()
                 } catch {
-                    let gannet = error as? GannetError ?? GannetError(.protocolViolation, "\(error)")
-                    finish(error: TransportError.urlError(gannet: gannet, url: url))
+                    finish(error: TransportError.urlError(thrown: error, as: .protocolViolation, url: url))
                     return
                 }
             }
@@ -181,12 +163,6 @@ final class Transfer: @unchecked Sendable {
 
     // MARK: Hops
 
-    /// Whether the body could be sent again on another hop: it is not a stream, or the caller
-    /// gives a new stream when asked (`taskNeedNewBodyStream`).
-    var bodyCanBeSentAgain: Bool {
-        (body.source?.isRepeatable ?? true) || hooks.taskNeedNewBodyStream != nil
-    }
-
     /// The header fields this hop sends (``HopOptions/headerFields(request:url:configuration:callerURL:)``).
     func hopHeaderFields(for url: URL) -> [HTTPField] {
         HopOptions.headerFields(request: request, url: url, configuration: configuration, callerURL: callerURL)
@@ -222,11 +198,9 @@ final class Transfer: @unchecked Sendable {
             remaining: remaining
         )
         handle.attachErrorBuffer(to: easy)
-        TLSVerification.configure(easy, transfer: self, evaluates: evaluatesTrust)
+        TLSVerification.configure(easy, transfer: self)
         HopOptions.setCredential(easy, machine.hop.credential)
-        machine.hop.awaitsAuthenticationProbe = machine.hop.credential?.hasIntermediateChallenge == true
-        try body.renewStream(asking: observer, url: url)
-        if body.source == nil && method.uppercased() == "POST" { body.source = .data(Data()) }
+        try body.prepare(method: method, asking: observer, url: url)
         let (expectedToSend, headers, proxyHeaders) = HopOptions.setBodyAndHeaders(
             easy,
             method: method,
@@ -249,28 +223,31 @@ final class Transfer: @unchecked Sendable {
     /// already detached the handle.
     func hopEnded(_ code: CURLcode) -> TransferStateMachine.Effect {
         let code = deliverRevalidatedBody(code)
-        let truncation = code == CURLE_OK && !headIsFromCache ? truncationWithoutCloseNotify() : nil
+        let truncation = code == CURLE_OK ? machine.truncation : nil
         return machine.hopEnded(code: Int32(bitPattern: code.rawValue), truncation: truncation)
     }
 
     /// The meaning of a failure, from what the transfer knows now.
     private var errorMapping: TransferErrorMapping {
         TransferErrorMapping(
-            url: url,
+            machine,
             detail: handle.errorDetail,
-            hasHead: machine.hasHead,
-            decodesBody: machine.hop.encodedWireSlack != nil,
             idleTimeout: counters.idleTimeout,
-            proxy: configuration.proxy,
-            recorded: machine.failure
+            proxy: configuration.proxy
         )
+    }
+
+    /// Stops the transfer for an error a step of Gannet's own threw (a parser, a sink, a body
+    /// stream): ``TransportError/urlError(thrown:as:url:)``.
+    func stop(thrown error: any Error, as code: GannetError.Code) -> TransferStateMachine.Answer {
+        machine.stop(TransportError.urlError(thrown: error, as: code, url: url))
     }
 
     // MARK: Finishing
 
     private func finishSuccessfully() {
         var outcome = TransferOutcome(request: request, response: response, head: head, data: nil, error: nil)
-        outcome.cacheUpdate = cacheUpdate(head: head)
+        outcome.cacheUpdate = cacheUpdate()
         finish(outcome: outcome)
     }
 
@@ -281,12 +258,10 @@ final class Transfer: @unchecked Sendable {
 
     private func finish(outcome: TransferOutcome) {
         var outcome = outcome
-        counters.metrics.totalDuration = counters.elapsed(now: MonotonicClock.nanoseconds())
-        counters.metrics.countOfRequestBodyBytesSent = machine.hop.sentBytes
-        counters.metrics.countOfResponseBodyBytesReceived = counters.receivedBytes
+        let now = MonotonicClock.nanoseconds()
         reportProgress(final: true)
         machine.hop.reader = nil
-        outcome.metrics = counters.metrics
+        outcome.metrics = counters.finalMetrics(sent: machine.hop.sentBytes, now: now)
         let observer = self.observer
         sink.finish(outcome) { observer.transferDidEnd($0) }
     }
@@ -301,44 +276,6 @@ final class Transfer: @unchecked Sendable {
 
     func collectMetrics() {
         if let easy = handle.easy { counters.collectMetrics(from: easy) }
-    }
-
-    // MARK: Trust (TLSVerification.swift)
-
-    /// Whether Gannet decides trust for this transfer (an evaluator or a challenge handler),
-    /// instead of libcurl's own verification.
-    var evaluatesTrust: Bool {
-        serverTrustEvaluator != nil || hooks.serverTrustChallenge != nil
-    }
-
-    /// Called before libcurl sends this hop's request. libcurl sends it again on a new
-    /// connection when a reused one closes before any response byte; the server may have
-    /// acted on the first copy, so a method that is not idempotent (RFC 9110 §9.2.2) fails
-    /// with `networkConnectionLost` instead of being replayed (docs/engine.md, "Connection reuse").
-    func mayBeSent() -> Bool {
-        guard let error = machine.hop.countSendAttempt() else { return true }
-        return machine.stop(TransportError.make(.networkConnectionLost, underlying: error, url: url)) != .refuse
-    }
-
-    func closeNotifyReceived() { machine.hop.closeNotifyArrived = true }
-
-    /// The close_notify rule (``HeadPolicy/truncation(of:)``) for a hop that is not followed.
-    private func truncationWithoutCloseNotify() -> (any Error)? {
-        guard !machine.isFollowing, let error = HeadPolicy.truncation(of: machine.hop) else { return nil }
-        return TransportError.make(.networkConnectionLost, underlying: error, url: url)
-    }
-
-    /// The trust challenge handler cancelled the handshake: the transfer stops with that.
-    /// Returns whether the handshake goes on (never).
-    func cancelHandshake() -> Bool {
-        machine.stop(TransportError.cancelled(.byTrustChallenge, url: url)) != .refuse
-    }
-
-    /// The server's certificate was rejected: the transfer stops with `error`. Returns whether
-    /// the handshake goes on (never).
-    func rejectTrust(_ error: any Error, trust: ServerTrust? = nil) -> Bool {
-        let gannet = TLSVerification.rejection(error, trust: trust, url: url)
-        return machine.stop(TransportError.urlError(gannet: gannet, url: url)) != .refuse
     }
 }
 

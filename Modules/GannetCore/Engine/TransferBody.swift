@@ -1,12 +1,18 @@
 /// The body a transfer sends, and which body each hop sends: none after a change to `GET` or
 /// `HEAD`, the redirect's own, or the same again, where a stream already read must be given
 /// anew by `taskNeedNewBodyStream` (docs/engine.md, "Redirects"). A value with no I/O; the
-/// stream is asked of the task side (``renewStream(asking:url:)``).
+/// stream is asked of the task side (``prepare(method:asking:url:)``).
 struct TransferBody {
     /// What the hop in flight sends; `nil` for no body.
     var source: BodySource?
     /// The next hop sends a streamed body that an earlier hop read: it must be given again.
     var needsNewStream = false
+
+    /// Whether the body could be sent again on another hop: it is not a stream, or the caller
+    /// gives a new stream when asked (`renewable`: a `taskNeedNewBodyStream` hook is set).
+    func canBeSentAgain(renewable: Bool) -> Bool {
+        (source?.isRepeatable ?? true) || renewable
+    }
 
     /// The body the next hop, to `next`, sends after a hop that sent `previous`.
     mutating func choose(for next: URLRequest, previous: URLRequest) {
@@ -23,19 +29,22 @@ struct TransferBody {
         }
     }
 
-    /// Asks `taskNeedNewBodyStream` (through `observer`) for a new stream of the body, for a
-    /// hop that sends it again; throws when none is given.
-    mutating func renewStream(asking observer: any TransferObserver, url: URL?) throws {
-        guard needsNewStream else { return }
-        needsNewStream = false
-        guard let stream = observer.transferNeedsNewBodyStream() else {
-            let error = GannetError(
-                .requestRetryFailed,
-                "The request's streamed body must be sent again, and taskNeedNewBodyStream gave no new stream",
-                failingURL: url
-            )
-            throw TransportError.urlError(gannet: error, url: url)
+    /// The body of a hop sending `method` to `url`, as it is configured: a new stream, asked of
+    /// `taskNeedNewBodyStream` (through `observer`), for a hop that sends a stream again (throws
+    /// when none is given); an empty body for a `POST` without one.
+    mutating func prepare(method: String, asking observer: any TransferObserver, url: URL?) throws {
+        if needsNewStream {
+            needsNewStream = false
+            guard let stream = observer.transferNeedsNewBodyStream() else {
+                let error = GannetError(
+                    .requestRetryFailed,
+                    "The request's streamed body must be sent again, and taskNeedNewBodyStream gave no new stream",
+                    failingURL: url
+                )
+                throw TransportError.urlError(gannet: error, url: url)
+            }
+            source = .stream(stream)
         }
-        source = .stream(stream)
+        if source == nil && method.uppercased() == "POST" { source = .data(Data()) }
     }
 }

@@ -39,6 +39,14 @@ struct TransferCounters {
     /// Seconds since the transfer started.
     func elapsed(now: UInt64) -> Double { Double(now &- startedAt) / 1e9 }
 
+    /// The metrics once the transfer ends `now`, having sent `sent` body bytes on its last hop.
+    mutating func finalMetrics(sent: Int64, now: UInt64) -> TaskMetrics {
+        metrics.totalDuration = elapsed(now: now)
+        metrics.countOfRequestBodyBytesSent = sent
+        metrics.countOfResponseBodyBytesReceived = receivedBytes
+        return metrics
+    }
+
     /// Reads the timings and the connection of the hop that ended on `easy` into the metrics.
     mutating func collectMetrics(from easy: EasyHandle) {
         func seconds(_ info: CURLINFO) -> TimeInterval { Double(easy.info(offset: info)) / 1e6 }

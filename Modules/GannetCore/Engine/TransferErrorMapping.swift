@@ -22,6 +22,19 @@ struct TransferErrorMapping {
     /// Where the `*_proxy` variables are read from when the proxy is the environment's.
     var environment: () -> [String: String] = { ProcessInfo.processInfo.environment }
 
+    /// What `machine` knows when it fails: the hop's URL, whether its head arrived and its body
+    /// is decoded, the error it recorded; with libcurl's message (`detail`), the idle timeout in
+    /// nanoseconds and the session's proxy.
+    init(_ machine: TransferStateMachine, detail: String, idleTimeout: UInt64, proxy: SessionConfiguration.Proxy) {
+        url = machine.hop.url
+        self.detail = detail
+        hasHead = machine.hasHead
+        decodesBody = machine.hop.encodedWireSlack != nil
+        self.idleTimeout = idleTimeout
+        self.proxy = proxy
+        recorded = machine.failure
+    }
+
     /// The error `failure` stands for.
     func error(for failure: TransferStateMachine.Failure) -> any Error {
         switch failure {

@@ -200,6 +200,16 @@ struct TransferStateMachine {
         return false
     }
 
+    /// The close_notify rule (``HeadPolicy/truncation(of:)``) for the hop, should it end cleanly
+    /// now: the error a body delimited by the end of a TLS connection without close_notify fails
+    /// with. `nil` for a hop that is followed, or whose head and body came from the cache.
+    var truncation: (any Error)? {
+        guard !isFollowing, hop.cache?.answersFromCache != true, let error = HeadPolicy.truncation(of: hop) else {
+            return nil
+        }
+        return TransportError.make(.networkConnectionLost, underlying: error, url: hop.url)
+    }
+
     private var isAwaitingDisposition: Bool { state == .awaitingDisposition }
 
     /// Whether the idle timeout runs: not while suspended, awaiting a disposition or held back by
@@ -280,6 +290,17 @@ struct TransferStateMachine {
         return .refuse
     }
 
+    /// libcurl is about to send the hop's request (`CURLOPT_PREREQFUNCTION`): whether it may. It
+    /// sends it again on a new connection when a reused one closes before any response byte;
+    /// the server may have acted on the first copy, so a second send of a method that is not
+    /// idempotent (``Hop/countSendAttempt()``) stops the transfer with `networkConnectionLost`
+    /// instead (docs/engine.md, "Connection reuse").
+    mutating func requestWillBeSent() -> Bool {
+        guard let error = hop.countSendAttempt() else { return true }
+        _ = stop(TransportError.make(.networkConnectionLost, underlying: error, url: hop.url))
+        return false
+    }
+
     /// libcurl ended the hop, cleanly (`code == 0`) or not; `truncation` is the error of a clean
     /// end that the head policy still calls a cut (``HeadPolicy/truncation(of:)``). After a
     /// followed hop's body (or one cut short): ``Effect/follow(_:previous:)``, the next hop now
@@ -314,6 +335,25 @@ struct TransferStateMachine {
     }
 
     // MARK: Commands
+
+    /// A command the task queued through its ``TransferDriver``, as the event it stands for:
+    /// cancel, suspend, resume, a disposition, the consumer drained, the consumer failed (with
+    /// `error` for the hop's URL), the body source is ready. `start` is ``Effect/none``: the
+    /// engine attaches the transfer itself (`CurlEngine.start`).
+    mutating func apply(_ command: CurlEngine.TransferCommand) -> Effect {
+        switch command {
+        case .start: return .none
+        case .cancel(let reason): return cancel(.command(reason))
+        case .suspend: return suspend()
+        case .resume: return resume()
+        case .disposition(let disposition): return dispositionDecided(disposition)
+        case .resumeReading: return consumerDrained()
+        case .fail(let error):
+            guard let url = hop.url else { return .none }
+            return fail(TransportError.urlError(gannet: error, url: url))
+        case .resumeSending: return bodySourceReady()
+        }
+    }
 
     /// The deferred disposition hook answered. `.allow` receives the body (``Effect/setPause(_:)``
     /// lifting the receive pause, ``Effect/none`` while suspended); `.cancel` cancels;

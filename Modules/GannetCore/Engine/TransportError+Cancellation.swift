@@ -33,6 +33,15 @@ extension TransportError {
         return make(.cancelled, underlying: underlying, url: url)
     }
 
+    /// The error of a transfer the state machine ended cancelled for `cause`.
+    static func cancelled(by cause: TransferStateMachine.CancellationCause, url: URL?) -> URLError {
+        switch cause {
+        case .command(let reason): return cancelled(reason: reason, url: url)
+        case .disposition: return cancelled(.byDisposition, url: url)
+        case .sessionReleased: return cancelled(.sessionReleased, url: url)
+        }
+    }
+
     /// A cancellation by the caller, with the reason it gave if any.
     static func cancelled(reason: GannetError?, url: URL?) -> URLError {
         cancelled(reason.map { .because($0) } ?? .byCaller, url: url)

@@ -20,6 +20,12 @@ enum TransportError {
         make(urlErrorCode(for: error), underlying: error, url: url)
     }
 
+    /// A transfer that a step of Gannet's own stopped by throwing `error` (a parser, a sink, a
+    /// body stream): a `GannetError` as it is, anything else inside one of `code`.
+    static func urlError(thrown error: any Error, as code: GannetError.Code, url: URL?) -> URLError {
+        urlError(gannet: error as? GannetError ?? GannetError(code, "\(error)"), url: url)
+    }
+
     static func make(_ code: URLError.Code, underlying: any Error, url: URL?) -> URLError {
         var userInfo: [String: Any] = [
             NSUnderlyingErrorKey: underlying,

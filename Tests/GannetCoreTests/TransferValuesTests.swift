@@ -1,0 +1,60 @@
+import Foundation
+import Testing
+
+@testable import GannetCore
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// What spans a transfer's hops and what one hop builds, without a socket: whether the body can
+/// be sent again, the metrics at the end, and the hop's response built once.
+@Suite struct TransferValuesTests {
+    private static let url = URL(string: "https://example.test/a")!
+
+    @Test func onlyAStreamWithNoWayToRenewItCannotBeSentAgain() {
+        #expect(TransferBody(source: nil).canBeSentAgain(renewable: false))
+        #expect(TransferBody(source: .data(Data("x".utf8))).canBeSentAgain(renewable: false))
+        let stream = TransferBody(source: .stream(InputStream(data: Data("x".utf8))))
+        #expect(!stream.canBeSentAgain(renewable: false))
+        #expect(stream.canBeSentAgain(renewable: true))
+    }
+
+    @Test func theFinalMetricsCountTheBytesAndTheWholeDuration() {
+        var counters = TransferCounters(idleTimeout: 1_000_000_000, now: 1_000_000_000)
+        counters.receivedBytes = 42
+        let metrics = counters.finalMetrics(sent: 7, now: 3_500_000_000)
+        #expect(metrics.totalDuration == 2.5)
+        #expect(metrics.countOfRequestBodyBytesSent == 7)
+        #expect(metrics.countOfResponseBodyBytesReceived == 42)
+    }
+
+    @Test func aHopBuildsItsResponseOnceAndOnlyWithAHead() throws {
+        var hop = Hop(request: URLRequest(url: Self.url), limits: SessionConfiguration.Limits())
+        let none = hop.materializedResponse()
+        #expect(none == nil)
+        let head = ResponseHead(statusCode: 201, httpVersion: "HTTP/1.1", fields: [(name: "X-A", value: "1")])
+        hop.head = head
+        let built = hop.materializedResponse()
+        let response = try #require(built)
+        #expect(response.statusCode == 201)
+        let again = hop.materializedResponse()
+        #expect(again === response)
+        #expect(hop.lazyResponse(head: head, url: Self.url).statusCode == 201)
+    }
+
+    @Test func aHopWithADigestOrNTLMCredentialAwaitsLibcurlsProbe() {
+        func hop(_ scheme: HopCredential.Scheme?) -> Hop {
+            let credential = scheme.map { HopCredential(user: "u", password: "p", scheme: $0, proxy: false) }
+            return Hop(
+                request: URLRequest(url: Self.url),
+                credential: credential,
+                limits: SessionConfiguration.Limits()
+            )
+        }
+        #expect(!hop(nil).awaitsAuthenticationProbe)
+        #expect(!hop(.basic).awaitsAuthenticationProbe)
+        #expect(hop(.digest).awaitsAuthenticationProbe)
+        #expect(hop(.ntlm).awaitsAuthenticationProbe)
+    }
+}
