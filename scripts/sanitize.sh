@@ -33,6 +33,11 @@ memory_bound='MultipartMemoryTests|twoGiBFileGoesUpInConstantMemory|aHundredMega
 export SWIFT_BACKTRACE=enable=no
 
 status=0
+# Each test pass writes an xUnit report; after a failed one, scripts/test-failures.py names every
+# failed test with its issue (the parallel console output can omit an issue's text).
+reports=$(mktemp -d)
+trap 'rm -rf "$reports"' EXIT
+named_failures() { python3 scripts/test-failures.py "$reports/$1.xml"; }
 for pass in "${passes[@]}"; do
     case "$pass" in
     thread)
@@ -43,10 +48,13 @@ for pass in "${passes[@]}"; do
         # its reports suppressed: see scripts/sanitizers/tsan-mutex.c (clang: Swift's calling
         # convention).
         clang -shared -fPIC -O1 -o .build-tsan/libtsan-mutex.so scripts/sanitizers/tsan-mutex.c -ldl
+        report=0
         for suites in "$faults" "$other_thread_suites"; do
+            report=$((report + 1))
             echo "sanitize.sh: swift test --sanitize=thread --filter '$suites'"
             LD_PRELOAD="$PWD/.build-tsan/libtsan-mutex.so" TSAN_OPTIONS="${TSAN_OPTIONS:-second_deadlock_stack=1}" \
-                swift test --skip-build --sanitize=thread --scratch-path .build-tsan --filter "$suites" || status=1
+                swift test --skip-build --sanitize=thread --scratch-path .build-tsan --filter "$suites" \
+                --xunit-output "$reports/thread-$report.xml" || { status=1; named_failures "thread-$report"; }
         done
         echo "sanitize.sh: ThreadSanitizer pass took $((SECONDS - start)) s"
         ;;
@@ -63,9 +71,11 @@ for pass in "${passes[@]}"; do
         export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=0:suppressions=$PWD/scripts/sanitizers/asan.supp}"
         echo "sanitize.sh: swift test --sanitize=address --skip '$thread_suites|$heavy|$memory_bound'"
         swift test --skip-build --sanitize=address --scratch-path .build-asan \
-            --skip "$thread_suites|$heavy|$memory_bound" || status=1
+            --skip "$thread_suites|$heavy|$memory_bound" --xunit-output "$reports/address.xml" ||
+            { status=1; named_failures address; }
         echo "sanitize.sh: swift test --sanitize=address --no-parallel --filter '$heavy'"
-        swift test --skip-build --sanitize=address --scratch-path .build-asan --no-parallel --filter "$heavy" || status=1
+        swift test --skip-build --sanitize=address --scratch-path .build-asan --no-parallel --filter "$heavy" \
+            --xunit-output "$reports/address-heavy.xml" || { status=1; named_failures address-heavy; }
         echo "sanitize.sh: AddressSanitizer pass took $((SECONDS - start)) s"
         ;;
     *)

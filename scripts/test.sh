@@ -56,16 +56,27 @@ heavy='MultipartMemoryTests|XMLHostileInputTests|NamespaceReachabilityTests|aHun
 faults='FaultsSerialSuites'
 soak='SoakTests'
 status=0
+# Each pass writes an xUnit report; after a failed pass, scripts/test-failures.py names every
+# failed test with its issue (the parallel console output can omit an issue's text).
+reports=$(mktemp -d)
+trap 'rm -rf "$reports"' EXIT
+pass() {
+    local name=$1
+    shift
+    swift test --skip-build --xunit-output "$reports/$name.xml" "$@" && return 0
+    python3 scripts/test-failures.py "$reports/$name.xml"
+    return 1
+}
 echo "test.sh: swift test --skip ($heavy|$faults|$soak)"
-swift test --skip-build --skip "$heavy|$faults|$soak" || status=$?
+pass parallel --skip "$heavy|$faults|$soak" || status=1
 echo "test.sh: swift test --filter $faults"
-swift test --skip-build --filter "$faults" || status=$?
+pass faults --filter "$faults" || status=1
 echo "test.sh: swift test --no-parallel --filter $heavy"
-swift test --skip-build --no-parallel --filter "$heavy" || status=$?
+pass heavy --no-parallel --filter "$heavy" || status=1
 # The soak runs alone: it compares the whole process's threads, descriptors, temporary files and
 # memory before and after GANNET_SOAK_TASKS tasks (1,000 here; `make soak` runs 10,000).
 echo "test.sh: swift test --filter $soak"
-GANNET_SOAK_TASKS="${GANNET_SOAK_TASKS:-1000}" swift test --skip-build --filter "$soak" || status=$?
+GANNET_SOAK_TASKS="${GANNET_SOAK_TASKS:-1000}" pass soak --filter "$soak" || status=1
 # The packages under Integrations/ (docs/integrations.md), each depending on Gannet by path and
 # on one ecosystem package, built with warnings as errors and tested in one shared scratch folder.
 echo "test.sh: scripts/test-integrations.sh"
