@@ -28,15 +28,32 @@ public enum RequestValidation {
 
     /// Why a request cannot be sent: the `GannetError` code and a one-line message that never
     /// holds a header value (it may be a credential).
-    package struct Problem: Sendable {
+    package struct Problem: Sendable, Equatable {
         package let code: GannetError.Code
         package let message: String
+
+        static let noHost = Problem(code: .invalidRequest, message: "The URL has no host")
+
+        static func portOutOfRange(_ port: Int) -> Problem {
+            Problem(code: .invalidRequest, message: "The URL's port \(port) is out of range")
+        }
     }
 
     /// The first problem of a request, URL first, then method, then headers; `nil` when it
     /// can be sent. Schemes other than `http` and `https` pass: the engine refuses them.
     package static func problem(method: String, url: URL?, headers: some Sequence<(String, String)>) -> Problem? {
-        if let problem = problem(url: url) { return problem }
+        problem(url: url) ?? problem(method: method, headers: headers)
+    }
+
+    /// ``problem(method:url:headers:)`` for a `URLRequest`'s `allHTTPHeaderFields`, compiled
+    /// here for the dictionary: the generic one called from another module walks it through
+    /// protocol witnesses.
+    package static func problem(method: String, url: URL?, headerFields: [String: String]) -> Problem? {
+        problem(url: url) ?? problem(method: method, headers: headerFields.lazy.map { ($0.key, $0.value) })
+    }
+
+    /// The problem of a method and its headers, `nil` when they can be sent.
+    package static func problem(method: String, headers: some Sequence<(String, String)>) -> Problem? {
         if !isValidMethod(method) {
             return Problem(
                 code: .invalidRequest,
@@ -70,31 +87,55 @@ public enum RequestValidation {
     /// no host, a host that decodes to control characters or spaces, a port above 65535.
     package static func problem(url: URL?) -> Problem? {
         guard let url else { return Problem(code: .invalidRequest, message: "The request has no URL") }
+        return verdict(url: url).problem
+    }
+
+    /// What the checks make of `url`: its problem, and whether its scheme is `http` or `https`.
+    /// The common shape is read from the bytes of `absoluteString`, every request; anything
+    /// else is left to Foundation's parser (``foundationVerdict(url:)``), which handed out the
+    /// same answers at four times the cost (docs/performance.md).
+    static func verdict(url: URL) -> Verdict {
+        let string = url.absoluteString
+        let quick = string.utf8.withContiguousStorageIfAvailable(AuthorityScan.verdict(of:))
+        return (quick ?? nil) ?? foundationVerdict(url: url, absoluteString: string)
+    }
+
+    /// The checks on Foundation's reading of `url`: its `scheme`, percent-decoded `host` and
+    /// `port`. The reference the byte scan must agree with (`RequestValidationTests`).
+    static func foundationVerdict(url: URL, absoluteString string: String) -> Verdict {
         // Foundation percent-encodes most bad characters when it parses a string, but a URL can
         // still arrive holding raw ones (built from other APIs); curl would send them verbatim.
-        // Checked as UTF-8 bytes, every request: a scalar outside printable ASCII has a byte
-        // outside it, and an ASCII byte is its own scalar.
-        let string = url.absoluteString
+        // Checked as UTF-8 bytes: a scalar outside printable ASCII has a byte outside it, and an
+        // ASCII byte is its own scalar.
         if string.utf8.contains(where: { $0 <= 0x20 || $0 >= 0x7F }),
             let bad = string.unicodeScalars.first(where: { $0.value <= 0x20 || $0.value >= 0x7F })
         {
-            return Problem(
+            let problem = Problem(
                 code: .invalidRequest,
                 message: "The URL contains the character \(printable(String(bad))), which cannot be sent"
             )
+            return Verdict(problem: problem, isHTTP: url.scheme.map(isHTTPScheme) ?? false)
         }
-        guard let scheme = url.scheme, isHTTPScheme(scheme) else { return nil }
-        guard let host = url.host, !host.isEmpty else {
-            return Problem(code: .invalidRequest, message: "The URL has no host")
-        }
+        guard let scheme = url.scheme, isHTTPScheme(scheme) else { return Verdict(problem: nil, isHTTP: false) }
+        guard let host = url.host, !host.isEmpty else { return Verdict(problem: .noHost, isHTTP: true) }
         // `host` is percent-decoded: `%0d%0a` in a host is a CR/LF nobody meant.
         if host.utf8.contains(where: { $0 <= 0x20 || $0 == 0x7F }) {
-            return Problem(code: .invalidRequest, message: "The URL's host decodes to control characters or spaces")
+            let problem = Problem(
+                code: .invalidRequest,
+                message: "The URL's host decodes to control characters or spaces"
+            )
+            return Verdict(problem: problem, isHTTP: true)
         }
         if let port = url.port, !(0...65535).contains(port) {
-            return Problem(code: .invalidRequest, message: "The URL's port \(port) is out of range")
+            return Verdict(problem: .portOutOfRange(port), isHTTP: true)
         }
-        return nil
+        return Verdict(problem: nil, isHTTP: true)
+    }
+
+    /// The outcome of the URL checks.
+    struct Verdict: Equatable {
+        let problem: Problem?
+        let isHTTP: Bool
     }
 
     /// Whether `scheme` is `http` or `https`, in any case.
@@ -120,19 +161,21 @@ public enum RequestValidation {
 extension RequestValidation {
     /// The engine's check before a transfer starts: the problems above, then only `http` and
     /// `https` (`.unsupportedScheme`). Throws `GannetError` naming the first problem.
-    static func validate(method: String, url: URL, headers: [(String, String)]) throws {
-        if let problem = problem(method: method, url: url, headers: headers) {
+    static func validate(method: String, url: URL, headers: some Sequence<(String, String)>) throws {
+        let verdict = verdict(url: url)
+        if let problem = verdict.problem ?? problem(method: method, headers: headers) {
             throw GannetError(problem.code, problem.message, failingURL: url)
         }
-        try requireHTTPScheme(url)
+        if !verdict.isHTTP { try requireHTTPScheme(url) }
     }
 
     /// The engine's check of a redirect target.
     static func validate(url: URL) throws {
-        if let problem = problem(url: url) {
+        let verdict = verdict(url: url)
+        if let problem = verdict.problem {
             throw GannetError(problem.code, problem.message, failingURL: url)
         }
-        try requireHTTPScheme(url)
+        if !verdict.isHTTP { try requireHTTPScheme(url) }
     }
 
     private static func requireHTTPScheme(_ url: URL) throws {

@@ -104,7 +104,9 @@ extension ConfigurableRequestSerializer {
         var fields = own
         for header in configuration.headersToApply
         where !own.keys.contains(where: { ASCII.equalsIgnoringCase($0, header.name) }) {
-            try RequestValidation.validateHeader(name: header.name, value: header.value, in: request)
+            if !header.isValid {
+                try RequestValidation.validateHeader(name: header.name, value: header.value, in: request)
+            }
             fields[header.canonicalName] = header.value
         }
         if fields.count != own.count { request.allHTTPHeaderFields = fields }

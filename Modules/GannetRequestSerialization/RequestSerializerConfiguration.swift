@@ -51,10 +51,20 @@ public struct RequestSerializerConfiguration: Sendable {
     }
 
     /// ``httpRequestHeaders`` sorted by name, each name as `URLRequest.setValue` would store it
-    /// (Foundation capitalizes it: `x-api-key` becomes `X-Api-Key`). Worked out when the
-    /// headers change rather than for every request: `capitalized` and `setValue` cost
-    /// Foundation about 13,000 instructions a header (docs/performance.md).
-    private(set) var headersToApply: [(name: String, canonicalName: String, value: String)]
+    /// (Foundation capitalizes it: `x-api-key` becomes `X-Api-Key`), and whether it can be sent.
+    /// Worked out when the headers change rather than for every request: `capitalized` and
+    /// `setValue` cost Foundation about 13,000 instructions a header (docs/performance.md).
+    private(set) var headersToApply: [HeaderToApply]
+
+    /// One default header, ready to merge into a request.
+    struct HeaderToApply {
+        let name: String
+        let canonicalName: String
+        let value: String
+        /// Whether the name is a token and the value holds no control character; a request
+        /// that would take a header that is not fails (``ConfigurableRequestSerializer/prepare(_:)``).
+        let isValid: Bool
+    }
 
     /// Creates the default configuration, with `Accept-Language` and `User-Agent` headers.
     public init() {
@@ -67,10 +77,15 @@ public struct RequestSerializerConfiguration: Sendable {
         headersToApply = Self.headersToApply(headers)
     }
 
-    private static func headersToApply(
-        _ headers: [String: String]
-    ) -> [(name: String, canonicalName: String, value: String)] {
-        headers.sorted { $0.key < $1.key }.map { (name: $0.key, canonicalName: $0.key.capitalized, value: $0.value) }
+    private static func headersToApply(_ headers: [String: String]) -> [HeaderToApply] {
+        headers.sorted { $0.key < $1.key }.map {
+            HeaderToApply(
+                name: $0.key,
+                canonicalName: $0.key.capitalized,
+                value: $0.value,
+                isValid: RequestValidation.problem(headerName: $0.key, value: $0.value) == nil
+            )
+        }
     }
 
     /// The default header for `field`, compared case-insensitively.

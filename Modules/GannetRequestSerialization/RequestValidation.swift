@@ -26,8 +26,8 @@ extension RequestValidation {
     /// The error's `failingRequest` is `request`. Schemes other than `http` and `https` are left
     /// to the engine, which refuses them with `.unsupportedScheme`.
     public static func validate(_ request: URLRequest) throws {
-        let headers = (request.allHTTPHeaderFields ?? [:]).lazy.map { ($0.key, $0.value) }
-        if let problem = problem(method: request.httpMethod ?? "GET", url: request.url, headers: headers) {
+        let fields = request.allHTTPHeaderFields ?? [:]
+        if let problem = problem(method: request.httpMethod ?? "GET", url: request.url, headerFields: fields) {
             throw error(problem.code, problem.message, request)
         }
     }

@@ -22,12 +22,18 @@ package enum HTTPSyntax {
 
     /// A non-empty token: a method, a field name, a media type's type or subtype.
     package static func isToken(_ string: String) -> Bool {
-        !string.isEmpty && string.utf8.allSatisfy(isTokenByte)
+        let fast = string.utf8.withContiguousStorageIfAvailable { !$0.isEmpty && $0.allSatisfy(isTokenByte) }
+        return fast ?? (!string.isEmpty && string.utf8.allSatisfy(isTokenByte))
     }
 
     /// A field value holds visible characters, spaces, tabs and obs-text; never CR, LF, NUL or
     /// another control. https://www.rfc-editor.org/rfc/rfc9110.html#name-field-values
     package static func isFieldValue(_ string: String) -> Bool {
-        string.utf8.allSatisfy { $0 == 0x09 || ($0 >= 0x20 && $0 != 0x7F) }
+        string.utf8.withContiguousStorageIfAvailable { $0.allSatisfy(isFieldValueByte) }
+            ?? string.utf8.allSatisfy(isFieldValueByte)
+    }
+
+    private static func isFieldValueByte(_ byte: UInt8) -> Bool {
+        byte == 0x09 || (byte >= 0x20 && byte != 0x7F)
     }
 }

@@ -118,6 +118,63 @@ struct RequestValidationTests {
     }
 }
 
+/// The byte scan answers the common URL shape without Foundation's parser; wherever it answers,
+/// it must give Foundation's verdict, and it must leave every other shape to Foundation.
+@Suite("RequestValidation: the byte scan agrees with Foundation")
+struct AuthorityScanTests {
+    /// What the scan says of `string`'s URL: `nil` when it leaves the URL to Foundation.
+    private func scan(_ url: URL) -> RequestValidation.Verdict? {
+        var string = url.absoluteString
+        return string.withUTF8 { RequestValidation.AuthorityScan.verdict(of: $0) }
+    }
+
+    private func foundation(_ url: URL) -> RequestValidation.Verdict {
+        RequestValidation.foundationVerdict(url: url, absoluteString: url.absoluteString)
+    }
+
+    @Test(arguments: [
+        "http://127.0.0.1/", "http://127.0.0.1:8080/path?q=1#f", "HTTPS://Example.COM", "https://a.example:443",
+        "http://user:pw@example.com/", "http://u%40x:p%3Aw@host:1/", "http://host:/", "http://host:0/",
+        "http://host:65535/", "http://host:080/a", "http://a-b_c~d.e/", "hTtP://x?y", "http://x#y", "http://x/@y",
+        "http://a?b@c/", "http://@host/",
+        // Foundation percent-encodes the first `@`: one user-info, host `c`.
+        "http://a@b@c/",
+    ])
+    func theScanAnswersTheCommonShapeAsFoundationDoes(string: String) throws {
+        let url = try #require(URL(string: string))
+        let verdict = try #require(scan(url), "the scan left \(string) to Foundation")
+        #expect(verdict == foundation(url))
+        #expect(verdict == RequestValidation.Verdict(problem: nil, isHTTP: true))
+    }
+
+    @Test(arguments: [
+        "http://[::1]:80/", "http://a%0d%0ab/", "http://a%20b/", "http://127.0.0.1%0d%0aX-Injected%3a%20yes/",
+        "http:/just/a/path", "http:///path", "http://host:65536/", "http://host:123456/",
+        "http://host:8a/", "http://ho!st/", "ftp://127.0.0.1/x", "httpx://a/", "http:a",
+        "/relative/path", "mailto:a@b.example",
+    ])
+    func everyOtherShapeIsLeftToFoundation(string: String) throws {
+        guard let url = URL(string: string) else { return }
+        #expect(scan(url) == nil, "the scan judged \(url.absoluteString) itself")
+    }
+
+    /// The verdicts the engine gives, through whichever path answers.
+    @Test func theEnginesVerdictsAreUnchanged() throws {
+        let cases: [(String, GannetError.Code?)] = [
+            ("http://127.0.0.1:8080/", nil), ("http://host:65536/", .invalidRequest), ("http:///path", .invalidRequest),
+            ("http://a%0d%0ab/", .invalidRequest), ("ftp://h/", .unsupportedScheme), ("HTTPS://h:1/", nil),
+        ]
+        for (string, code) in cases {
+            guard let url = URL(string: string) else { continue }
+            #expect(thrownCode { try RequestValidation.validate(url: url) } == code, "\(string)")
+            #expect(
+                thrownCode { try RequestValidation.validate(method: "GET", url: url, headers: [("A", "b")]) } == code,
+                "\(string)"
+            )
+        }
+    }
+}
+
 /// A request the engine must refuse before a byte is sent.
 struct FaultsInjection: Sendable, CustomTestStringConvertible {
     let testDescription: String

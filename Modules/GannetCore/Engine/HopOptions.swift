@@ -59,7 +59,7 @@ enum HopOptions {
         requiresSecureTransport: Bool,
         elapsed: Double
     ) throws -> Double {
-        try RequestValidation.validate(method: method, url: url, headers: fields.map { ($0.name, $0.value) })
+        try RequestValidation.validate(method: method, url: url, headers: fields.lazy.map { ($0.name, $0.value) })
         try configuration.routing.validate()
         if requiresSecureTransport, url.scheme?.lowercased() != "https" {
             // Enforced where the evaluator is used, for every hop: a pinning manager must not
