@@ -38,7 +38,11 @@ package struct ResponseHead: Equatable, Sendable {
 
     /// The first value of `name`, compared case-insensitively.
     package func value(_ name: String) -> String? {
-        fields.first { ASCII.equalsIgnoringCase($0.name, name) }?.value
+        // By index: `first(where:)` copies each field (two strings retained and released).
+        for index in fields.indices where ASCII.equalsIgnoringCase(fields[index].name, name) {
+            return fields[index].value
+        }
+        return nil
     }
 
     /// The declared body length, `-1` when absent or invalid.
