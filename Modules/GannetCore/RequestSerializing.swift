@@ -21,7 +21,13 @@
 public protocol RequestSerializing: Sendable {
     /// Returns `request` with `parameters` encoded into it.
     ///
+    /// The request is the serializer's (`consuming`): when the caller built it and holds no
+    /// other copy, as `HTTPSessionManager` does, the serializer changes it in place; a borrowed
+    /// `URLRequest` makes Foundation copy the whole request at the first change (7,000
+    /// instructions, docs/performance.md). A conforming type may declare the parameter without
+    /// `consuming`.
+    ///
     /// - Throws: an error describing why the parameters or the request cannot be encoded;
     ///   nothing is sent when a serializer throws.
-    func request(byEncoding parameters: Parameters?, into request: URLRequest) throws -> URLRequest
+    func request(byEncoding parameters: Parameters?, into request: consuming URLRequest) throws -> URLRequest
 }

@@ -91,12 +91,12 @@ extension ConfigurableRequestSerializer {
 
     /// `request` with the configuration applied: default headers the request does not carry,
     /// and the timeout, cache policy and cookie options where the request still has
-    /// `URLRequest`'s defaults. Call it first in a custom `request(byEncoding:into:)`.
+    /// `URLRequest`'s defaults. Call it first in a custom `request(byEncoding:into:)`, passing
+    /// the request on (`prepare(consume request)`) so that it is changed in place.
     ///
     /// - Throws: `GannetError(.invalidHeader)` when a default header cannot be sent (checked
     ///   here because `URLRequest` silently drops a value holding CR or LF).
-    public func prepare(_ request: URLRequest) throws -> URLRequest {
-        var request = request
+    public func prepare(_ request: consuming URLRequest) throws -> URLRequest {
         // The defaults are merged into the request's fields and written once, as `setValue`
         // would have stored them, not through `setValue`: Foundation's lowercases and
         // capitalizes every name at every call.

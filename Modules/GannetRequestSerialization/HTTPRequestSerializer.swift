@@ -31,8 +31,8 @@ public struct HTTPRequestSerializer: ConfigurableRequestSerializer {
 
     /// Returns `request` with the default headers and options applied and `parameters` in its
     /// query string or body, after `RequestValidation.validate(_:)`.
-    public func request(byEncoding parameters: Parameters?, into request: URLRequest) throws -> URLRequest {
-        var request = try prepare(request)
+    public func request(byEncoding parameters: Parameters?, into request: consuming URLRequest) throws -> URLRequest {
+        var request = try prepare(consume request)
         if let parameters {
             if parameters.topLevelArray != nil {
                 throw RequestSerializationError(

@@ -35,14 +35,14 @@ public struct JSONRequestSerializer: ConfigurableRequestSerializer {
     /// Returns `request` with the default headers and options applied and `parameters` as a
     /// JSON body (or in the query string for `GET`, `HEAD`, `DELETE`), after
     /// `RequestValidation.validate(_:)`. `nil` parameters leave the body alone.
-    public func request(byEncoding parameters: Parameters?, into request: URLRequest) throws -> URLRequest {
+    public func request(byEncoding parameters: Parameters?, into request: consuming URLRequest) throws -> URLRequest {
         if encodesParametersInURI(request) {
             return try HTTPRequestSerializer(configuration: configuration).request(
                 byEncoding: parameters,
-                into: request
+                into: consume request
             )
         }
-        var request = try prepare(request)
+        var request = try prepare(consume request)
         if let parameters {
             // A top-level array (Parameters.jsonArray) is written as the array itself.
             let object: Any = parameters.topLevelArray.map { $0 as [Any] } ?? parameters as [String: Any]
