@@ -37,6 +37,7 @@ struct OutputStreamTests {
             var closed = false
             var blocked = false
             var failed = false
+            var fullWrites = 0
         }
 
         let behaviour: Behaviour
@@ -55,6 +56,8 @@ struct OutputStreamTests {
         var received: Data { record.withLock { $0.received } }
         var isClosed: Bool { record.withLock { $0.closed } }
         var isBlocked: Bool { record.withLock { $0.blocked } }
+        /// How many times a `.full` stream answered 0.
+        var fullWrites: Int { record.withLock { $0.fullWrites } }
 
         override func open() { record.withLock { $0.opened = true } }
         override func close() { record.withLock { $0.closed = true } }
@@ -84,6 +87,7 @@ struct OutputStreamTests {
                     return taken
                 }
             case .full:
+                record.withLock { $0.fullWrites += 1 }
                 return 0
             case .block(let release):
                 record.withLock { $0.blocked = true }
@@ -183,18 +187,40 @@ struct OutputStreamTests {
 
     /// A body larger than the writer's 1 MiB high-water mark fails while the transfer is paused
     /// for the stream; one that fits fails after the transfer ended, waiting for its last bytes.
+    ///
+    /// The request's timeout is both the network's idle limit and the stream's: 10 s, so that
+    /// the response always arrives inside it even on a loaded machine (at 1 s, an engine thread
+    /// that waited for a core timed the transfer out before the stream could stall).
     @Test(arguments: ["/files/10m.bin", "/small"])
     func aStreamThatStaysFullFailsAtTheRequestTimeout(path: String) async throws {
         let manager = SessionManager()
         defer { manager.invalidateAndCancel() }
         let stream = ScriptedStream(.full)
-        let (_, completions) = start(manager, servers.nginx.adding(path), into: stream, timeout: 1)
-        #expect(await eventually(within: 60) { !completions.all.isEmpty })
+        let (_, completions) = start(manager, servers.nginx.adding(path), into: stream, timeout: 10)
+        #expect(await eventually { !completions.all.isEmpty })
         let error = completions.all.first?.error
         #expect(gannetCode(error) == .outputStreamFailed, "\(String(describing: error))")
         #expect("\(String(describing: error))".contains("took no byte"), "\(String(describing: error))")
-        #expect(await eventually(within: 30) { stream.isClosed })
+        #expect(await eventually { stream.isClosed })
         #expect(completions.all.count == 1)
+    }
+
+    /// A transfer that ends another way (here cancelled, as a network timeout would) while its
+    /// stream stays full: the writer stops retrying the write and closes the stream. It used to
+    /// retry every 2 ms for ever, with the stream left open.
+    @Test func aTransferEndedWhileTheStreamStaysFullClosesIt() async throws {
+        let manager = SessionManager()
+        defer { manager.invalidateAndCancel() }
+        let stream = ScriptedStream(.full)
+        let (task, completions) = start(manager, servers.nginx.adding("/files/10m.bin"), into: stream, timeout: 600)
+        #expect(await eventually { stream.fullWrites > 1 })
+        task.cancel()
+        #expect(await eventually { !completions.all.isEmpty })
+        let error = completions.all.first?.error
+        #expect((error as? URLError)?.code == .cancelled, "\(String(describing: error))")
+        // The stream is closed on the writer's queue after its last write returns: closed
+        // means the retries ended.
+        #expect(await eventually { stream.isClosed })
     }
 
     /// While one task's stream is stuck inside `write`, another request of the same manager

@@ -208,7 +208,12 @@ final class OutputStreamWriter: Sendable {
                     return
                 }
                 // Full: the watchdog fails the task if it stays full; until then, retry soon.
-                if box.withLock({ $0.state.failure != nil }) { return }
+                // Stop once the writing failed or the transfer ended without success (a
+                // timeout, a cancel): nothing will take these bytes, and the stream is closed
+                // after this returns.
+                if box.withLock({ $0.state.failure != nil || ($0.state.ended && $0.state.finishing == nil) }) {
+                    return
+                }
                 usleep(2000)
                 continue
             }
