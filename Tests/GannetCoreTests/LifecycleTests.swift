@@ -487,11 +487,15 @@ extension FaultsSerialSuites {
                 manager.setDataTaskDidReceiveResponse(deferred: { _, _, _, _ in asked.increment() })
                 var request = URLRequest(url: servers.url(.ok))
                 // Waiting for a decision is not idleness: the request timeout must not fire.
-                request.timeoutInterval = 0.3
+                // 2 s, so that the head always arrives inside it on a loaded machine (at 0.3 s
+                // an engine thread waiting for a core could time the transfer out first).
+                request.timeoutInterval = 2
                 let log = FaultsCompletionLog<Data>()
                 let task = manager.dataTask(with: request, serializer: .passthrough) { log.record($0) }
                 task.resume()
-                try await Task.sleep(for: .milliseconds(600))
+                #expect(await eventually { asked.count == 1 })
+                // Then longer than the timeout with the decision pending.
+                try await Task.sleep(for: .seconds(3))
                 #expect(asked.count == 1)
                 #expect(
                     log.count == 0,
