@@ -55,8 +55,18 @@ package final class LazyResponse: Sendable {
     /// repeated fields are joined with ", " as `HTTPURLResponse` joins them.
     package func headerValue(_ name: String) -> String? {
         if isPrebuilt { return value?.value(forHTTPHeaderField: name) }
-        let values = head.fields.filter { ASCII.equalsIgnoringCase($0.name, name) }.map(\.value)
-        return values.isEmpty ? nil : values.joined(separator: ", ")
+        // Nearly always one field of the name: found by index, joined only when it repeats.
+        let fields = head.fields
+        var first: Int?
+        var joined: String?
+        for index in fields.indices where ASCII.equalsIgnoringCase(fields[index].name, name) {
+            if let first {
+                joined = (joined ?? fields[first].value) + ", " + fields[index].value
+            } else {
+                first = index
+            }
+        }
+        return joined ?? first.map { fields[$0].value }
     }
 
     /// The header fields as they arrived (order, case and repeats kept), or, without the

@@ -17,20 +17,26 @@ package enum MediaTypeParser {
     /// parameters, capitals, a wildcard), which ``scan(_:)`` reads with the same result
     /// (`MediaTypeTests`).
     static func simple(_ text: Substring) -> MediaType? {
-        var slash: Substring.UTF8View.Index?
-        for index in text.utf8.indices {
-            let byte = text.utf8[index]
-            if byte == UInt8(ascii: "/"), slash == nil {
-                slash = index
-            } else if byte == UInt8(ascii: "*") || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
-                || !HTTPSyntax.isTokenByte(byte)
-            {
-                return nil
+        // The slash's offset, `nil` when a byte is not a lower-case token byte or the slash
+        // does not split two non-empty parts; read in place (a substring's `utf8.indices`
+        // cost more than the whole check).
+        let found = text.utf8.withContiguousStorageIfAvailable { bytes -> Int? in
+            var slash: Int?
+            for offset in bytes.indices {
+                let byte = bytes[offset]
+                if byte == UInt8(ascii: "/"), slash == nil {
+                    slash = offset
+                } else if byte == UInt8(ascii: "*") || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
+                    || !HTTPSyntax.isTokenByte(byte)
+                {
+                    return nil
+                }
             }
+            guard let slash, slash > 0, slash < bytes.count - 1 else { return nil }
+            return slash
         }
-        guard let slash, slash != text.utf8.startIndex, text.utf8.index(after: slash) != text.utf8.endIndex else {
-            return nil
-        }
+        guard let found, let offset = found else { return nil }
+        let slash = text.utf8.index(text.utf8.startIndex, offsetBy: offset)
         return MediaType(
             checkedType: String(text[..<slash]),
             subtype: String(text[text.utf8.index(after: slash)...]),
@@ -78,12 +84,12 @@ package enum MediaTypeParser {
     package static func parseContentType(_ header: String) -> MediaType? {
         // One value and no quoted-string, nearly every response: nothing to split.
         if !header.utf8.contains(where: { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") }) {
-            guard let type = parse(header[...]), type.essence != "*/*" else { return nil }
+            guard let type = parse(header[...]), !type.isWildcard else { return nil }
             return type
         }
         var result: MediaType?
         for value in splitOutsideQuotes(header, at: UInt8(ascii: ",")) {
-            if let type = parse(value), type.essence != "*/*" { result = type }
+            if let type = parse(value), !type.isWildcard { result = type }
         }
         return result
     }
@@ -180,4 +186,9 @@ package enum MediaTypeParser {
             while index < bytes.count, bytes[index] != byte { index += 1 }
         }
     }
+}
+
+extension MediaType {
+    /// `*/*`, compared by part: building ``essence`` to compare it joins two strings.
+    fileprivate var isWildcard: Bool { type == "*" && subtype == "*" }
 }
