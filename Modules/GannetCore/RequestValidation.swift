@@ -92,8 +92,8 @@ public enum RequestValidation {
 
     /// What the checks make of `url`: its problem, and whether its scheme is `http` or `https`.
     /// The common shape is read from the bytes of `absoluteString`, every request; anything
-    /// else is left to Foundation's parser (``foundationVerdict(url:)``), which handed out the
-    /// same answers at four times the cost (docs/performance.md).
+    /// else is left to Foundation's parser (`foundationVerdict(url:absoluteString:)`), which
+    /// gave the same answers at three to four times the cost (docs/performance.md).
     static func verdict(url: URL) -> Verdict {
         let string = url.absoluteString
         let quick = string.utf8.withContiguousStorageIfAvailable(AuthorityScan.verdict(of:))
@@ -101,7 +101,7 @@ public enum RequestValidation {
     }
 
     /// The checks on Foundation's reading of `url`: its `scheme`, percent-decoded `host` and
-    /// `port`. The reference the byte scan must agree with (`RequestValidationTests`).
+    /// `port`. The reference the byte scan must agree with (`AuthorityScanTests`).
     static func foundationVerdict(url: URL, absoluteString string: String) -> Verdict {
         // Foundation percent-encodes most bad characters when it parses a string, but a URL can
         // still arrive holding raw ones (built from other APIs); curl would send them verbatim.
