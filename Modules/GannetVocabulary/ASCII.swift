@@ -5,23 +5,20 @@ package enum ASCII {
     package static func equalsIgnoringCase(_ a: String, _ b: String) -> Bool {
         // Most comparisons are of header names of other lengths: O(1) for native strings.
         guard a.utf8.count == b.utf8.count else { return false }
-        // Native strings lend their bytes without a copy; `withUTF8` would need `var` copies.
-        let fast = a.utf8.withContiguousStorageIfAvailable { x in
-            b.utf8.withContiguousStorageIfAvailable { y in equalsIgnoringCase(x, y) }
+        var a = a
+        var b = b
+        return a.withUTF8 { x in
+            b.withUTF8 { y in
+                guard x.count == y.count else { return false }
+                for index in 0..<x.count {
+                    let p = x[index]
+                    let q = y[index]
+                    if p == q { continue }
+                    let lower = p | 0x20
+                    guard lower == q | 0x20, lower >= 0x61, lower <= 0x7A else { return false }
+                }
+                return true
+            }
         }
-        if let fast, let fast { return fast }
-        return equalsIgnoringCase(Array(a.utf8)[...], Array(b.utf8)[...])
-    }
-
-    private static func equalsIgnoringCase(
-        _ x: some RandomAccessCollection<UInt8>,
-        _ y: some RandomAccessCollection<UInt8>
-    ) -> Bool {
-        guard x.count == y.count else { return false }
-        for (p, q) in zip(x, y) where p != q {
-            let lower = p | 0x20
-            guard lower == q | 0x20, lower >= 0x61, lower <= 0x7A else { return false }
-        }
-        return true
     }
 }

@@ -38,11 +38,7 @@ package struct ResponseHead: Equatable, Sendable {
 
     /// The first value of `name`, compared case-insensitively.
     package func value(_ name: String) -> String? {
-        // By index: `first(where:)` copies each field (two strings retained and released).
-        for index in fields.indices where ASCII.equalsIgnoringCase(fields[index].name, name) {
-            return fields[index].value
-        }
-        return nil
+        fields.first { ASCII.equalsIgnoringCase($0.name, name) }?.value
     }
 
     /// The declared body length, `-1` when absent or invalid.
