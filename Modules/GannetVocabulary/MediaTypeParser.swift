@@ -15,7 +15,7 @@ package enum MediaTypeParser {
     /// `type/subtype` in lower case with nothing around it, what nearly every `Content-Type`
     /// is, read without copying the bytes or lowercasing; `nil` for anything else (spaces,
     /// parameters, capitals, a wildcard), which ``scan(_:)`` reads with the same result
-    /// (`MediaTypeTests`).
+    /// (`MediaTypeFastPathTests`).
     static func simple(_ text: Substring) -> MediaType? {
         // The slash's offset, `nil` when a byte is not a lower-case token byte or the slash
         // does not split two non-empty parts; read in place (a substring's `utf8.indices`

@@ -150,11 +150,11 @@ struct AuthorityScanTests {
     @Test(arguments: [
         "http://[::1]:80/", "http://a%0d%0ab/", "http://a%20b/", "http://127.0.0.1%0d%0aX-Injected%3a%20yes/",
         "http:/just/a/path", "http:///path", "http://host:65536/", "http://host:123456/",
-        "http://host:8a/", "http://ho!st/", "ftp://127.0.0.1/x", "httpx://a/", "http:a",
+        "http://ho!st/", "ftp://127.0.0.1/x", "httpx://a/", "http:a",
         "/relative/path", "mailto:a@b.example",
     ])
     func everyOtherShapeIsLeftToFoundation(string: String) throws {
-        guard let url = URL(string: string) else { return }
+        let url = try #require(URL(string: string))
         #expect(scan(url) == nil, "the scan judged \(url.absoluteString) itself")
     }
 
@@ -165,7 +165,7 @@ struct AuthorityScanTests {
             ("http://a%0d%0ab/", .invalidRequest), ("ftp://h/", .unsupportedScheme), ("HTTPS://h:1/", nil),
         ]
         for (string, code) in cases {
-            guard let url = URL(string: string) else { continue }
+            let url = try #require(URL(string: string))
             #expect(thrownCode { try RequestValidation.validate(url: url) } == code, "\(string)")
             #expect(
                 thrownCode { try RequestValidation.validate(method: "GET", url: url, headers: [("A", "b")]) } == code,

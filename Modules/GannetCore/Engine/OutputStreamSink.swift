@@ -69,6 +69,10 @@ final class OutputStreamWriter: Sendable {
         var idleTimeout: TimeInterval = 60
         var url: URL?
         var watchdog: (any DispatchSourceTimer)?
+
+        /// Whether bytes still to be written go nowhere: the writing failed, or the transfer
+        /// ended without success (a timeout, a cancel), so nothing will deliver them.
+        var dropsWrites: Bool { failure != nil || (ended && finishing == nil) }
     }
 
     // @unchecked: the state (an error, a closure, a timer) is only touched under the Mutex.
@@ -173,9 +177,7 @@ final class OutputStreamWriter: Sendable {
 
     private func write(_ data: Data) {
         // After a failure, or once a failed transfer ended, queued chunks are dropped.
-        let drop = box.withLock { box in
-            box.state.failure != nil || (box.state.ended && box.state.finishing == nil)
-        }
+        let drop = box.withLock { $0.state.dropsWrites }
         if !drop { writeAll(data) }
         let resume = box.withLock { box -> Bool in
             box.state.pending -= data.count
@@ -208,12 +210,8 @@ final class OutputStreamWriter: Sendable {
                     return
                 }
                 // Full: the watchdog fails the task if it stays full; until then, retry soon.
-                // Stop once the writing failed or the transfer ended without success (a
-                // timeout, a cancel): nothing will take these bytes, and the stream is closed
-                // after this returns.
-                if box.withLock({ $0.state.failure != nil || ($0.state.ended && $0.state.finishing == nil) }) {
-                    return
-                }
+                // Stop once the bytes go nowhere; the stream is closed after this returns.
+                if box.withLock({ $0.state.dropsWrites }) { return }
                 usleep(2000)
                 continue
             }
