@@ -153,9 +153,9 @@ extension SessionManager {
 }
 
 extension SessionManager {
-    /// A data task, not yet resumed, whose body goes to a ``ByteStreamState`` (the 1 MiB
-    /// high-water mark pauses receiving until the consumer reads): `bytes(for:)` and
-    /// `EventSource` both read through it.
+    /// A data task, not yet resumed, whose body goes to a ``ByteStreamState`` (its window, 1 to
+    /// 8 MiB, pauses receiving until the consumer reads): `bytes(for:)` and `EventSource` both
+    /// read through it.
     func makeByteStreamTask(for request: URLRequest) -> (SessionTask, ByteStreamState) {
         let state = ByteStreamState()
         let task = makeTask(

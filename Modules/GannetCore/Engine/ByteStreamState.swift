@@ -1,12 +1,17 @@
 internal import Synchronization
 
 /// The shared state between the engine, which pushes body chunks, and the async consumer of
-/// a byte stream. Bounded: above `highWater` buffered bytes the engine stops reading (it pauses
-/// receiving after taking the current read, docs/engine.md "Backpressure") until the consumer
-/// drains below `lowWater`.
+/// a byte stream. Bounded: above the window's buffered bytes the engine stops reading (it
+/// pauses receiving after taking the current read, docs/engine.md "Backpressure") until the
+/// consumer drains to half of it.
+///
+/// The window adapts, as a TCP receive window autotunes: it starts at 1 MiB, and each time the
+/// consumer runs dry after the engine had to stop for it (the pause cost more than the buffer
+/// covered: the consumer is faster than waking the engine and reading again), it doubles, up to
+/// 8 MiB. A consumer slower than the network never runs dry, so its window stays at 1 MiB.
 final class ByteStreamState: Sendable {
-    static let highWater = 1 << 20
-    static let lowWater = 256 << 10
+    static let initialWindow = 1 << 20
+    static let maximumWindow = 8 << 20
 
     private struct State {
         var chunks: [Data] = []
@@ -16,6 +21,10 @@ final class ByteStreamState: Sendable {
         var failure: (any Error)?
         var waiter: CheckedContinuation<Data?, any Error>?
         var readingPaused = false
+        /// Above this many buffered bytes the engine stops reading; it resumes at half.
+        var window = ByteStreamState.initialWindow
+        /// The engine stopped reading since the consumer last ran dry.
+        var pausedSinceDry = false
         var response: LazyResponse?
         var responseWaiter: CheckedContinuation<LazyResponse, any Error>?
         var responseDelivered = false
@@ -33,11 +42,21 @@ final class ByteStreamState: Sendable {
     /// lock, so a consumer draining at the same moment always sees the pause and resumes it.
     func pauseIfFull() -> Bool {
         box.withLock { box in
-            guard box.state.buffered >= Self.highWater else { return false }
+            guard box.state.buffered >= box.state.window else { return false }
             box.state.readingPaused = true
+            box.state.pausedSinceDry = true
             return true
         }
     }
+
+    /// The current window, in bytes.
+    var window: Int { box.withLock { $0.state.window } }
+
+    /// The bytes pushed and not yet read.
+    var bufferedBytes: Int { box.withLock { $0.state.buffered } }
+
+    /// Whether the consumer is parked on an empty buffer.
+    var isConsumerWaiting: Bool { box.withLock { $0.state.waiter != nil } }
 
     func push(_ data: Data) {
         let waiter = box.withLock { box -> CheckedContinuation<Data?, any Error>? in
@@ -117,7 +136,7 @@ final class ByteStreamState: Sendable {
                             box.state.chunks.removeAll(keepingCapacity: true)
                             box.state.head = 0
                         }
-                        let resume = box.state.readingPaused && box.state.buffered <= Self.lowWater
+                        let resume = box.state.readingPaused && box.state.buffered <= box.state.window / 2
                         if resume { box.state.readingPaused = false }
                         return .data(data, resumeReading: resume)
                     }
@@ -126,6 +145,11 @@ final class ByteStreamState: Sendable {
                         return .end
                     }
                     box.state.waiter = continuation
+                    if box.state.pausedSinceDry {
+                        // Dry after a pause: the window did not cover the engine's restart.
+                        box.state.pausedSinceDry = false
+                        box.state.window = min(box.state.window * 2, Self.maximumWindow)
+                    }
                     let resume = box.state.readingPaused
                     box.state.readingPaused = false
                     return .wait(resumeReading: resume)
