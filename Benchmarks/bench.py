@@ -442,6 +442,10 @@ def build_workloads(args, bin_dir: str, gannet_cli: str, nginx: Nginx, fixtures:
                    note="/small.json through HTTPSessionManager: JSON serializer, notifications on"),
             Client("urlsession", [urlsession] + contract, namespace_ca=tls),
             Client("async-http-client", [ahc] + contract),
+            Client("async-http-client-json", [ahc, "get", json_url, "--requests", str(n), "--concurrency", str(c),
+                                              "--json"],
+                   note="/small.json decoded with Foundation's JSONSerialization: the peer of "
+                        "gannet-httpsessionmanager"),
             Client("curl-multi-loop", [loop] + contract),
             Client("curl-cli", curl, kind="curl-get", note=f"requests={n}"),
         ]
@@ -652,11 +656,15 @@ def ratio_rows(results: dict, workloads: list[Workload], transfer_bytes: int) ->
             value(workload, "gannet"), 0.9)
         add("HTTPSessionManager (JSON, notifications) ≥ 0.7× plain Gannet", workload,
             value(workload, "gannet-httpsessionmanager"), value(workload, "gannet"), 0.7)
+        # Issue 26: the headline API against its like-for-like peer, async-http-client decoding
+        # the same JSON body with Foundation.
+        add("HTTPSessionManager (JSON) ≥ 1.5× async-http-client decoding the same JSON", workload,
+            value(workload, "gannet-httpsessionmanager"), value(workload, "async-http-client-json"), 1.5)
         for gannet in ("gannet", "gannet-async"):
             g = value(workload, gannet)
             add(f"{gannet} ≥ 5× URLSession", workload, g, value(workload, "urlsession"), 5.0)
-            add(f"{gannet} ≥ 1.5× async-http-client", workload, g, value(workload, "async-http-client"), 1.5)
-            add(f"{gannet} ≥ 0.7× bare curl loop", workload, g, value(workload, "curl-multi-loop"), 0.7)
+            add(f"{gannet} ≥ 2.0× async-http-client", workload, g, value(workload, "async-http-client"), 2.0)
+            add(f"{gannet} ≥ 0.75× bare curl loop", workload, g, value(workload, "curl-multi-loop"), 0.75)
     if "tls-new-connections" in names:
         # Issue 15's target: sessions resumed within the pinning scope (docs/engine.md, "TLS
         # session resumption") make a pinned client as fast as an unpinned one.
@@ -671,8 +679,10 @@ def ratio_rows(results: dict, workloads: list[Workload], transfer_bytes: int) ->
             continue
         # Transfer times (each client's own clock, curl's time_total), so process start-up,
         # which differs between a Swift binary and curl, does not count.
-        add("Gannet transfer time ≤ 1.10× curl CLI", workload, value(workload, "curl-cli"), value(workload, "gannet"),
-            1.10, higher_is_better=False)
+        # Issue 26: at least the curl command line's speed (the spread of the rounds is in the
+        # table beside the median).
+        add("Gannet transfer time ≤ 1.0× curl CLI", workload, value(workload, "curl-cli"), value(workload, "gannet"),
+            1.0, higher_is_better=False)
         rss = value(workload, "gannet", "peak_rss_mb")
         if rss is not None:
             rows.append({"target": "Gannet peak RSS < 64 MB", "workload": workload, "ratio": rss, "goal": 64.0,
@@ -684,13 +694,13 @@ def ratio_rows(results: dict, workloads: list[Workload], transfer_bytes: int) ->
             def per_request(workload: str, n: int) -> float | None:
                 cpu = value(workload, client, "cpu_s")
                 return cpu / n if cpu is not None else None
-            add(f"{client}: CPU per request at {FANOUT_SIZES[-1]:,} / at {FANOUT_SIZES[0]:,} ≤ 1.5×", "fan-out",
-                per_request(large, FANOUT_SIZES[-1]), per_request(small, FANOUT_SIZES[0]), 1.5,
+            add(f"{client}: CPU per request at {FANOUT_SIZES[-1]:,} / at {FANOUT_SIZES[0]:,} ≤ 1.2×", "fan-out",
+                per_request(large, FANOUT_SIZES[-1]), per_request(small, FANOUT_SIZES[0]), 1.2,
                 higher_is_better=False)
-            wall = value(large, client, "wall_s")
-            if wall is not None:
-                rows.append({"target": f"{client}: wall time at {FANOUT_SIZES[-1]:,} ≤ 1.5 s (process included)",
-                             "workload": large, "ratio": wall, "goal": 1.5, "met": wall <= 1.5, "what": "s"})
+            if client != "curl-multi-loop":
+                add(f"{client}: wall time at {FANOUT_SIZES[-1]:,} ≤ 1.2× the bare curl loop's (process included)",
+                    large, value(large, client, "wall_s"), value(large, "curl-multi-loop", "wall_s"), 1.2,
+                    higher_is_better=False)
             rss_large, rss_small = value(large, client, "peak_rss_mb"), value(small, client, "peak_rss_mb")
             if rss_large is not None and rss_small is not None:
                 per = (rss_large - rss_small) * 1024 / (FANOUT_SIZES[-1] - FANOUT_SIZES[0])

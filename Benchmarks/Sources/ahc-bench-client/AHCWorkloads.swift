@@ -8,6 +8,7 @@ enum AHCWorkloads {
     static func get(_ invocation: Invocation, client: HTTPClient) async throws -> String {
         var request = HTTPClientRequest(url: invocation.url.absoluteString)
         if invocation.has("new-connections") { request.headers.add(name: "Connection", value: "close") }
+        let decodesJSON = invocation.has("json")
         let counter = RequestCounter(total: invocation.requests)
         let start = Clock.now()
         await withTaskGroup(of: Void.self) { group in
@@ -16,8 +17,17 @@ enum AHCWorkloads {
                     while counter.claim() {
                         do {
                             let response = try await client.execute(request, timeout: .seconds(60))
-                            _ = try await response.body.collect(upTo: 1 << 20)
-                            counter.finish(ok: response.status == .ok)
+                            let body = try await response.body.collect(upTo: 1 << 20)
+                            guard decodesJSON else {
+                                counter.finish(ok: response.status == .ok)
+                                continue
+                            }
+                            // Like for like with HTTPSessionManager's JSON serializer: the status
+                            // judged, then the body decoded by Foundation into an object.
+                            let object = try body.withUnsafeReadableBytes {
+                                try JSONSerialization.jsonObject(with: Data($0), options: [.fragmentsAllowed])
+                            }
+                            counter.finish(ok: response.status == .ok && !(object is NSNull))
                         } catch {
                             counter.finish(ok: false)
                         }

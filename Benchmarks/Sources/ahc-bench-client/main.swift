@@ -1,14 +1,15 @@
 // ahc-bench-client: async-http-client 1.37 on the shared contract. One HTTPClient on the
 // NIO singleton event loop group; the HTTP/1.1 pool may open as many connections as GETs in
 // flight (the default soft limit is 8). `--new-connections` sends `Connection: close` over
-// HTTP/1.1.
+// HTTP/1.1. `--json` decodes each GET's body with Foundation's `JSONSerialization`, as
+// `HTTPSessionManager`'s JSON serializer does, so the two compare like for like.
 import AsyncHTTPClient
 import BenchKit
 import Foundation
 import NIOCore
 import NIOSSL
 
-let invocation = Invocation.parse(supportedFlags: ["new-connections"])
+let invocation = Invocation.parse(supportedFlags: ["new-connections", "json"])
 
 var configuration = HTTPClient.Configuration()
 var tls = TLSConfiguration.makeClientConfiguration()
