@@ -20,6 +20,13 @@ protocol BodySink: AnyObject {
     /// catches up it resumes the task's reading itself (docs/engine.md, "Backpressure").
     func pauseIfFull() -> Bool
 
+    /// Whether the consumer of written bytes is woken by ``handOver()``, once per pass of the
+    /// engine's loop, rather than by each write (docs/engine.md, "Handing bytes over").
+    var handsOverOncePerPass: Bool { get }
+
+    /// The engine's pass ended: wake the consumer for what it wrote.
+    func handOver()
+
     /// The transfer ended with `outcome`: put the body into it (data or file) or, on failure,
     /// drop what was received.
     func close(_ outcome: inout TransferOutcome)
@@ -43,6 +50,11 @@ extension BodySink {
 
     /// Sinks that never fall behind are never full.
     func pauseIfFull() -> Bool { false }
+
+    /// Sinks without a consumer to wake (memory, file), or that wake it themselves.
+    var handsOverOncePerPass: Bool { false }
+
+    func handOver() {}
 
     /// Sinks that stream their body on keep every part.
     func replace() {}
@@ -116,6 +128,10 @@ final class ByteStreamSink: BodySink {
     }
 
     func pauseIfFull() -> Bool { state.pauseIfFull() }
+
+    var handsOverOncePerPass: Bool { true }
+
+    func handOver() { state.handOver() }
 
     func close(_ outcome: inout TransferOutcome) {
         if let head = outcome.head, outcome.error == nil, let url = outcome.request?.url {

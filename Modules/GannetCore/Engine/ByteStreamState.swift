@@ -5,6 +5,10 @@ internal import Synchronization
 /// pauses receiving after taking the current read, docs/engine.md "Backpressure") until the
 /// consumer drains to half of it.
 ///
+/// Pushing never wakes the consumer: the engine hands the bytes over once per pass of its loop
+/// (``handOver()``), so a consumer waiting on an empty buffer is woken once for every read of
+/// that pass, not once a read (docs/engine.md, "Handing bytes over").
+///
 /// The window adapts, as a TCP receive window autotunes: it starts at 1 MiB, and each time the
 /// consumer runs dry after the engine had to stop for it (the pause cost more than the buffer
 /// covered: the consumer is faster than waking the engine and reading again), it doubles, up to
@@ -55,20 +59,55 @@ final class ByteStreamState: Sendable {
     /// The bytes pushed and not yet read.
     var bufferedBytes: Int { box.withLock { $0.state.buffered } }
 
+    /// The buffer's slots, read chunks not yet dropped included.
+    var slots: Int { box.withLock { $0.state.chunks.count } }
+
     /// Whether the consumer is parked on an empty buffer.
     var isConsumerWaiting: Bool { box.withLock { $0.state.waiter != nil } }
 
+    /// Buffers one read's bytes. A consumer waiting for them is not woken here but by the
+    /// ``handOver()`` at the end of the engine's pass.
     func push(_ data: Data) {
-        let waiter = box.withLock { box -> CheckedContinuation<Data?, any Error>? in
-            if let waiter = box.state.waiter {
-                box.state.waiter = nil
-                return waiter
-            }
+        box.withLock { box in
             box.state.chunks.append(data)
             box.state.buffered += data.count
-            return nil
         }
-        waiter?.resume(returning: data)
+    }
+
+    /// The end of the engine's pass: a consumer waiting on the empty buffer gets the first
+    /// chunk buffered since, and reads the rest without waiting. Does nothing when none waits.
+    func handOver() {
+        let handed = box.withLock { box -> (CheckedContinuation<Data?, any Error>, Data, resumeReading: Bool)? in
+            guard let waiter = box.state.waiter, let taken = Self.take(&box.state) else { return nil }
+            box.state.waiter = nil
+            return (waiter, taken.data, taken.resumeReading)
+        }
+        guard let (waiter, data, resumeReading) = handed else { return }
+        if resumeReading { task.withLock { $0 }?.resumeReading() }
+        waiter.resume(returning: data)
+    }
+
+    /// Takes the oldest buffered chunk, and whether reading resumes: the engine paused for the
+    /// consumer, which has now drained to half the window.
+    /// The taken slot is emptied at once, and the taken prefix dropped once it is half the
+    /// array: a consumer that never quite catches up (the engine pushes while it reads) must not
+    /// keep every chunk it read alive.
+    private static func take(_ state: inout State) -> (data: Data, resumeReading: Bool)? {
+        guard state.head < state.chunks.count else { return nil }
+        var data = Data()
+        swap(&data, &state.chunks[state.head])
+        state.head += 1
+        state.buffered -= data.count
+        if state.head == state.chunks.count {
+            state.chunks.removeAll(keepingCapacity: true)
+            state.head = 0
+        } else if state.head >= 64, state.head * 2 >= state.chunks.count {
+            state.chunks.removeFirst(state.head)
+            state.head = 0
+        }
+        let resume = state.readingPaused && state.buffered <= state.window / 2
+        if resume { state.readingPaused = false }
+        return (data, resume)
     }
 
     func deliverHead(_ response: LazyResponse) {
@@ -80,24 +119,34 @@ final class ByteStreamState: Sendable {
         waiter?.resume(returning: response)
     }
 
+    /// The transfer ended. A consumer still waiting gets what the last pass buffered (the rest
+    /// it reads without waiting), or the end, or `error`.
     func finish(_ error: (any Error)?) {
-        let (waiter, responseWaiter) = box.withLock { box in
+        let (waiter, next, responseWaiter) = box.withLock { box in
             box.state.finished = true
             box.state.failure = error
             defer {
                 box.state.waiter = nil
                 box.state.responseWaiter = nil
             }
-            return (box.state.chunks.count > box.state.head ? nil : box.state.waiter, box.state.responseWaiter)
+            let next: Result<Data?, any Error>
+            if box.state.waiter == nil {
+                next = .success(nil)  // nobody to give it to: the consumer reads it all itself
+            } else if let taken = Self.take(&box.state) {
+                next = .success(taken.data)
+            } else if let error {
+                next = .failure(error)
+            } else {
+                next = .success(nil)
+            }
+            return (box.state.waiter, next, box.state.responseWaiter)
         }
         if let responseWaiter {
             responseWaiter.resume(
                 throwing: error ?? GannetError(.protocolViolation, "The transfer ended without a response")
             )
         }
-        if let waiter {
-            if let error { waiter.resume(throwing: error) } else { waiter.resume(returning: nil) }
-        }
+        waiter?.resume(with: next)
     }
 
     // MARK: Consumer side
@@ -128,17 +177,8 @@ final class ByteStreamState: Sendable {
                     case wait(resumeReading: Bool)
                 }
                 let ready: Ready = box.withLock { box in
-                    if box.state.head < box.state.chunks.count {
-                        let data = box.state.chunks[box.state.head]
-                        box.state.head += 1
-                        box.state.buffered -= data.count
-                        if box.state.head == box.state.chunks.count {
-                            box.state.chunks.removeAll(keepingCapacity: true)
-                            box.state.head = 0
-                        }
-                        let resume = box.state.readingPaused && box.state.buffered <= box.state.window / 2
-                        if resume { box.state.readingPaused = false }
-                        return .data(data, resumeReading: resume)
+                    if let taken = Self.take(&box.state) {
+                        return .data(taken.data, resumeReading: taken.resumeReading)
                     }
                     if box.state.finished {
                         if let failure = box.state.failure { return .failure(failure) }

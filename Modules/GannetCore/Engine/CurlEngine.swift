@@ -160,6 +160,12 @@ final class CurlEngine: @unchecked Sendable {
         if !left && spareHandles.count < 64 && !easy.heardChallenge { spareHandles.append(easy) }
     }
 
+    /// Queues the transfer's body hand-over for the end of the loop's pass (docs/engine.md,
+    /// "Handing bytes over").
+    func handOverAtEndOfPass(_ transfer: Transfer) {
+        loop.handOvers.append(transfer)
+    }
+
     /// Counts the transfer in the loop's, which sleeps longer with none in flight.
     private func track(_ transfer: Transfer) {
         if active.updateValue(transfer, forKey: transfer.serial) == nil { loop.transfersInFlight += 1 }

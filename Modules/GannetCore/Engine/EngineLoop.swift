@@ -15,7 +15,7 @@ internal import Glibc
 /// from the poll timeout to well under a millisecond (docs/engine.md, "Waking the engine").
 /// Everything else runs on the loop's thread.
 final class EngineLoop: @unchecked Sendable {
-    // @unchecked: `engines`, `transfersInFlight`, `stopping`, `briefWaits` and
+    // @unchecked: `engines`, `transfersInFlight`, `handOvers`, `stopping`, `briefWaits` and
     // `lastTimeoutSweep` are read and written only on the loop's thread (inside `run()`, the
     // curl callbacks it drives and the CurlEngine methods it calls). Other threads touch only
     // `inbox` (a Mutex) and call `curl_multi_wakeup`, which libcurl documents as safe from any
@@ -61,6 +61,9 @@ final class EngineLoop: @unchecked Sendable {
     private var engines: [ObjectIdentifier: CurlEngine] = [:]
     /// Transfers attached (to a handle or to the cache) over every engine of the loop.
     var transfersInFlight = 0
+    /// Transfers whose sinks wrote in this pass and wake their consumers at its end
+    /// (docs/engine.md, "Handing bytes over").
+    var handOvers: [Transfer] = []
     private var stopping = false
     private var briefWaits = BriefWaitPolicy()
     private var lastTimeoutSweep: UInt64 = 0
@@ -130,6 +133,7 @@ final class EngineLoop: @unchecked Sendable {
             curl_multi_perform(multi.raw, &running)
             let finished = collectFinishedTransfers()
             sweepTimeouts()
+            handOverBodies()
             if finished && transfersInFlight == 0 { awaitNextCommandBriefly() }
             // Block only with an empty inbox; from here on, a submitter wakes the poll.
             let idle: Int32 = transfersInFlight == 0 ? 1000 : 100
@@ -144,6 +148,17 @@ final class EngineLoop: @unchecked Sendable {
         // The pool stops a loop only once its last engine left; a dedicated one the same way.
         for engine in engines.values { engine.leave() }
         engines.removeAll()
+        handOvers.removeAll()
+    }
+
+    /// Wakes the consumers of what this pass wrote (applied commands, `curl_multi_perform`,
+    /// and an unpause inside either may all write): each waiting consumer once, however many
+    /// reads the pass made, where waking it at every write cost a wake-up per 32 KiB read
+    /// (docs/engine.md, "Handing bytes over").
+    private func handOverBodies() {
+        guard !handOvers.isEmpty else { return }
+        for transfer in handOvers { transfer.handOverBody() }
+        handOvers.removeAll(keepingCapacity: true)
     }
 
     private func apply(_ command: Command) {

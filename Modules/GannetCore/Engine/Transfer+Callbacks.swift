@@ -177,6 +177,10 @@ extension Transfer {
         } catch {
             return reply(stop(thrown: error, as: .bodyStreamFailed), lineLength: bytes.count)
         }
+        if sink.handsOverOncePerPass, !output.handOverQueued {
+            output.handOverQueued = true
+            engine.handOverAtEndOfPass(self)
+        }
         if !machine.isBackpressured, sink.pauseIfFull(), case .setPause(let pause) = machine.consumerFull(),
             let easy = handle.easy
         {

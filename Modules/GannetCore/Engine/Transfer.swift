@@ -81,6 +81,12 @@ final class Transfer: @unchecked Sendable {
 
     var sink: any BodySink { output.sink }
 
+    /// The loop's pass ended: the sink wakes its consumer for what the pass wrote.
+    func handOverBody() {
+        output.handOverQueued = false
+        sink.handOver()
+    }
+
     // MARK: Commands (engine thread)
 
     /// Applies a command the task queued through its ``TransferDriver``.

@@ -8,6 +8,9 @@ struct TransferOutput {
     var sink: any BodySink
     /// Set when the head announces a mixed-replace body and no deferred hook awaits it.
     var parts: MixedReplaceParts?
+    /// The sink's hand-over is queued for the end of the loop's pass (docs/engine.md,
+    /// "Handing bytes over").
+    var handOverQueued = false
 
     /// Whether the body may continue in another task and sink: a data task's whole body.
     var canSwitchSink: Bool { sink is MemorySink && parts == nil }
