@@ -35,12 +35,15 @@ extension RequestValidation {
             var port = 0
             var digits = 0
             while index < end, bytes[index] >= UInt8(ascii: "0"), bytes[index] <= UInt8(ascii: "9") {
-                port = port * 10 + Int(bytes[index] - UInt8(ascii: "0"))
                 digits += 1
+                // A sixth digit is Foundation's to judge, and stopping before it keeps `port`
+                // from overflowing on a hostile run of digits (found by the url-validation fuzz target).
+                guard digits <= 5 else { return nil }
+                port = port * 10 + Int(bytes[index] - UInt8(ascii: "0"))
                 index += 1
             }
             // An empty port (`http://host:/`) is no port, as Foundation reads it.
-            guard index == end, digits <= 5, port <= 65535 else { return nil }
+            guard index == end, port <= 65535 else { return nil }
             return Verdict(problem: nil, isHTTP: true)
         }
 
