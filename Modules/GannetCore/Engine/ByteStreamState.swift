@@ -6,8 +6,8 @@ internal import Synchronization
 /// consumer drains to half of it.
 ///
 /// Pushing never wakes the consumer: the engine hands the bytes over once per pass of its loop
-/// (``handOver()``), so a consumer waiting on an empty buffer is woken once for every read of
-/// that pass, not once a read (docs/engine.md, "Handing bytes over").
+/// (``handOver()``), so a consumer waiting on an empty buffer is woken once for all the reads
+/// of that pass, not once a read (docs/engine.md, "Handing bytes over").
 ///
 /// The window adapts, as a TCP receive window autotunes: it starts at 1 MiB, and each time the
 /// consumer runs dry after the engine had to stop for it (the pause cost more than the buffer
@@ -89,6 +89,7 @@ final class ByteStreamState: Sendable {
 
     /// Takes the oldest buffered chunk, and whether reading resumes: the engine paused for the
     /// consumer, which has now drained to half the window.
+    ///
     /// The taken slot is emptied at once, and the taken prefix dropped once it is half the
     /// array: a consumer that never quite catches up (the engine pushes while it reads) must not
     /// keep every chunk it read alive.
