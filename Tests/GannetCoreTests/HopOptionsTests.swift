@@ -106,7 +106,7 @@ import FoundationNetworking
     @Test func expectIsNeverSentAndLibcurlFramesTheBodyItself() {
         let easy = EasyHandle()
         var sent = fields([("Content-Length", "3"), ("Transfer-Encoding", "chunked"), ("X-A", "1")])
-        let post = HopOptions.setBodyAndHeaders(easy, method: "POST", source: .data(Data("abc".utf8)), fields: &sent)
+        let post = HopOptions.setBodyAndHeaders(easy, method: "POST", source: .data(Data("abc".utf8)), fields: &sent, acceptEncoding: nil)
         #expect(post.expectedToSend == 3)
         #expect(sent == fields([("X-A", "1")]), "libcurl writes the framing itself")
         // No Content-Type was given: libcurl's form type is removed too.
@@ -114,7 +114,7 @@ import FoundationNetworking
         #expect(post.proxyHeaders == nil)
 
         var none: [HTTPField] = []
-        let get = HopOptions.setBodyAndHeaders(easy, method: "GET", source: nil, fields: &none)
+        let get = HopOptions.setBodyAndHeaders(easy, method: "GET", source: nil, fields: &none, acceptEncoding: nil)
         #expect(get.expectedToSend == nil)
         #expect(get.headers.lines == ["Expect:"])
     }

@@ -208,6 +208,23 @@ enum CurlGlobal {
         curl_global_init(Int(CURL_GLOBAL_ALL)) == CURLE_OK
     }()
 
+    /// The codings this libcurl decodes, in the form and order `CURLOPT_ACCEPT_ENCODING ""`
+    /// offers them (`deflate, gzip, br, zstd` with every decoder built in). Gannet sends this
+    /// `Accept-Encoding` line itself (HopOptions.setBodyAndHeaders): libcurl 7.88 writes its own
+    /// through `aprintf` and then copies it into the request through its printf engine again,
+    /// about 130 instructions a byte each time, 5,500 a request for these 42 bytes
+    /// (docs/performance.md, "Where a plain GET's instructions go"). A caller's own header
+    /// line is sent once. libcurl still decodes: `CURLOPT_ACCEPT_ENCODING` stays set, and it
+    /// leaves out its own line whenever the request carries one.
+    static let contentCodings: String = {
+        guard let features = ccurl_version_info()?.pointee.features else { return "" }
+        var codings: [String] = []
+        if features & CURL_VERSION_LIBZ != 0 { codings += ["deflate", "gzip"] }
+        if features & CURL_VERSION_BROTLI != 0 { codings.append("br") }
+        if features & CURL_VERSION_ZSTD != 0 { codings.append("zstd") }
+        return codings.joined(separator: ", ")
+    }()
+
     /// The libcurl version string, for the User-Agent and diagnostics.
     static var version: String {
         guard let info = ccurl_version_info(), let version = info.pointee.version else { return "unknown" }

@@ -142,17 +142,27 @@ enum HopOptions {
     /// which takes the framing fields out of `fields`, in place) and makes the header lists
     /// libcurl sends from `fields` (``headerLines(_:removing:)``),
     /// without `Expect`: curl waits up to a second for `100 Continue` before sending a large
-    /// body; Gannet sends at once, as URLSession does. Returns the body length to report (`nil`
-    /// when the hop sends no body) and the lists for the origin and for the proxy only.
+    /// body; Gannet sends at once, as URLSession does. `acceptEncoding` (the codings libcurl
+    /// decodes, when the session decompresses) is offered unless `fields` has its own
+    /// `Accept-Encoding` (CurlGlobal.contentCodings says why Gannet writes this line, not
+    /// libcurl). Returns the body length to report (`nil` when the hop sends no body) and the
+    /// lists for the origin and for the proxy only.
     static func setBodyAndHeaders(
         _ easy: EasyHandle,
         method: String,
         source: BodySource?,
-        fields: inout [HTTPField]
+        fields: inout [HTTPField],
+        acceptEncoding: String?
     ) -> (expectedToSend: Int64?, headers: HeaderList, proxyHeaders: HeaderList?) {
         var removed = ["Expect"]
         let expectedToSend = setBody(easy, method: method, source: source, fields: &fields, removed: &removed)
-        let lines = headerLines(fields, removing: removed)
+        var lines = headerLines(fields, removing: removed)
+        if let acceptEncoding, !acceptEncoding.isEmpty,
+            !fields.contains(where: { ASCII.equalsIgnoringCase($0.name, "accept-encoding") })
+        {
+            // First, where libcurl put its own: after `Accept`, before the caller's fields.
+            lines.origin.insert("Accept-Encoding: " + acceptEncoding, at: 0)
+        }
         return (expectedToSend, HeaderList(lines.origin), lines.proxy.isEmpty ? nil : HeaderList(lines.proxy))
     }
 

@@ -211,7 +211,8 @@ final class Transfer: @unchecked Sendable {
             easy,
             method: method,
             source: body.source,
-            fields: &fields
+            fields: &fields,
+            acceptEncoding: configuration.decompressesResponses ? CurlGlobal.contentCodings : nil
         )
         if expectedToSend != nil, let source = body.source {
             machine.hop.reader = try source.makeReader { [weak self, engine] in

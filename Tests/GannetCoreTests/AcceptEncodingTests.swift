@@ -1,0 +1,102 @@
+import Foundation
+import GannetTestSupport
+import Testing
+
+@testable import GannetCore
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Gannet writes the `Accept-Encoding` line libcurl would write (CurlGlobal.contentCodings
+/// says why): the same codings, once, never beside a caller's own, never when the session does
+/// not decompress; and libcurl still decodes what comes back.
+@Suite struct AcceptEncodingTests {
+    let servers: TestServers
+    init() throws { servers = try TestServers.shared() }
+
+    private func fields(_ pairs: [(String, String)]) -> [HTTPField] {
+        pairs.map { HTTPField(name: $0.0, value: $0.1) }
+    }
+
+    // MARK: The list libcurl is given
+
+    @Test func theOfferIsTheFirstLineUnlessTheCallerHasOne() {
+        let easy = EasyHandle()
+        var plain = fields([("X-A", "1")])
+        let offered = HopOptions.setBodyAndHeaders(easy, method: "GET", source: nil, fields: &plain, acceptEncoding: "deflate, gzip")
+        #expect(offered.headers.lines == ["Accept-Encoding: deflate, gzip", "X-A: 1", "Expect:"])
+
+        var own = fields([("accept-encoding", "br")])
+        let kept = HopOptions.setBodyAndHeaders(easy, method: "GET", source: nil, fields: &own, acceptEncoding: "deflate, gzip")
+        #expect(kept.headers.lines == ["accept-encoding: br", "Expect:"], "the caller's line alone")
+
+        var none: [HTTPField] = []
+        let off = HopOptions.setBodyAndHeaders(easy, method: "GET", source: nil, fields: &none, acceptEncoding: nil)
+        #expect(off.headers.lines == ["Expect:"])
+        let empty = HopOptions.setBodyAndHeaders(easy, method: "GET", source: nil, fields: &none, acceptEncoding: "")
+        #expect(empty.headers.lines == ["Expect:"], "a libcurl without decoders offers nothing")
+    }
+
+    // MARK: What the server sees
+
+    /// The codings offered are those `curl --compressed` (the same libcurl) offers, and a gzip
+    /// body sent back is decoded.
+    @Test func theOfferIsLibcurlsOwnAndTheAnswerIsDecoded() async throws {
+        let codings = CurlGlobal.contentCodings
+        #expect(codings.contains("gzip") && codings.contains("deflate"), "\(codings)")
+        let manager = testManager(servers)
+        defer { manager.invalidateAndCancel() }
+        let response = await perform(manager, URLRequest(url: servers.httpbin.adding("/gzip")))
+        let body = try json(response.data)
+        #expect(body["gzipped"] as? Bool == true, "the gzip body was not decoded")
+        let headers = try #require(body["headers"] as? [String: String])
+        #expect(headers["Accept-Encoding"] == codings)
+        #expect(try await curlOffer() == codings)
+    }
+
+    @Test func aCallersOwnHeaderIsSentOnce() async throws {
+        let manager = testManager(servers)
+        defer { manager.invalidateAndCancel() }
+        var request = URLRequest(url: servers.httpbin.adding("/gzip"))
+        request.setValue("gzip", forHTTPHeaderField: "Accept-Encoding")
+        let body = try json(await perform(manager, request).data)
+        // A second line would reach httpbin joined to the first ("gzip, deflate, gzip, ...").
+        #expect((body["headers"] as? [String: String])?["Accept-Encoding"] == "gzip")
+        #expect(body["gzipped"] as? Bool == true)
+    }
+
+    @Test func nothingIsOfferedWhenTheSessionDoesNotDecompress() async throws {
+        let manager = testManager(servers) { $0.decompressesResponses = false }
+        defer { manager.invalidateAndCancel() }
+        let response = await perform(manager, URLRequest(url: servers.httpbin.adding("/headers")))
+        let headers = try #require(try json(response.data)["headers"] as? [String: String])
+        #expect(headers["Accept-Encoding"] == nil, "\(headers)")
+    }
+
+    /// The `Accept-Encoding` that `curl --compressed` sends to httpbin's `/headers`.
+    private func curlOffer() async throws -> String? {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/curl") else {
+            throw TestServerError("The curl tool is missing; run scripts/install-deps.sh")
+        }
+        let url = servers.httpbin.adding("/headers").absoluteString
+        let output: Data = try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async {
+                let process = ChildProcess()
+                process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+                process.arguments = ["--silent", "--show-error", "--compressed", url]
+                let out = Pipe()
+                process.standardOutput = out
+                do {
+                    try process.run()
+                    let data = out.fileHandleForReading.readDataToEndOfFile()
+                    process.waitUntilExit()
+                    continuation.resume(returning: data)
+                } catch {
+                    continuation.resume(throwing: error)
+                }
+            }
+        }
+        return (try json(output)["headers"] as? [String: String])?["Accept-Encoding"]
+    }
+}
