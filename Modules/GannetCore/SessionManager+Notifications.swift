@@ -1,18 +1,23 @@
 extension SessionManager {
-    /// Posts `name` for `task` when the configuration posts task notifications; resume and
-    /// suspend only for the manager's own tasks (those that still carry
-    /// ``taskDescriptionForSessionTasks``), as AFNetworking.
+    /// Posts `name` for `task` when the configuration posts task notifications: the task
+    /// delegate's notifications (DidComplete, a download's file notifications), posted for every
+    /// task, as AFNetworking (docs/core.md).
     func postTaskNotification(_ name: Notification.Name, for task: SessionTask, userInfo: [AnyHashable: Any]? = nil) {
         guard configuration.postsTaskNotifications else { return }
-        // As AFNetworking: only resume and suspend are posted for the manager's own tasks alone
-        // (its taskDidResume:/taskDidSuspend: compare taskDescription); the task delegate posts
-        // DidComplete, and a download's file notifications, for every task (docs/core.md).
-        if name == .gannetTaskDidResume || name == .gannetTaskDidSuspend,
-            task.taskDescription != taskDescriptionForSessionTasks
-        {
-            return
-        }
         NotificationCenter.default.post(name: name, object: task, userInfo: userInfo)
+    }
+
+    /// Posts `name` (DidResume or DidSuspend) for `task`, whose description was
+    /// `taskDescription` when the change took effect: only for the manager's own tasks, those
+    /// that still carry ``taskDescriptionForSessionTasks``, as AFNetworking's
+    /// taskDidResume:/taskDidSuspend: compare it. The task reads its description under the lock
+    /// it changes state under, so posting takes no lock of the task's: it used to read
+    /// `taskDescription` here, just as the engine thread took the same lock to start sending,
+    /// and in about half the requests one of them waited (docs/performance.md, "Where a plain
+    /// GET's instructions go").
+    func postTaskStateNotification(_ name: Notification.Name, for task: SessionTask, taskDescription: String?) {
+        guard configuration.postsTaskNotifications, taskDescription == taskDescriptionForSessionTasks else { return }
+        NotificationCenter.default.post(name: name, object: task)
     }
 
     /// The userInfo of `gannetTaskDidComplete`, with AFNetworking's rules: the serializer the

@@ -171,37 +171,39 @@ public final class SessionTask: Sendable, Hashable, CustomStringConvertible {
     /// Starts the task, or resumes it after ``suspend()``. Does nothing once it is cancelled or
     /// completed.
     public func resume() {
-        enum Action { case none, start, resume }
-        let action: Action = storage.withLock { storage in
-            guard storage.state == .suspended else { return .none }
+        enum Action { case ignored, start, resume((any TransferDriver)?) }
+        // The description is read under the same lock, for the notification (posting it then
+        // takes no lock of the task's: SessionManager.postTaskStateNotification).
+        let (action, description): (Action, String?) = storage.withLock { storage in
+            guard storage.state == .suspended else { return (.ignored, nil) }
             storage.state = .running
             // Emitted under the lock (it only enqueues) so that racing resume, suspend and
             // cancel calls reach monitors in the order they took effect.
             monitor?.didResume(self)
-            if storage.started { return .resume }
+            if storage.started { return (.resume(storage.driver), storage.taskDescription) }
             storage.started = true
-            return .start
+            return (.start, storage.taskDescription)
         }
         switch action {
-        case .none: return
+        case .ignored: return
         case .start: manager.start(self)
-        case .resume: storage.withLock({ $0.driver })?.resume()
+        case .resume(let driver): driver?.resume()
         }
-        manager.postTaskNotification(.gannetTaskDidResume, for: self)
+        manager.postTaskStateNotification(.gannetTaskDidResume, for: self, taskDescription: description)
     }
 
     /// Pauses the transfer; ``resume()`` continues it. A suspended task still counts against
     /// its resource timeout.
     public func suspend() {
-        let driver: (any TransferDriver)?? = storage.withLock { storage in
-            guard storage.state == .running else { return .none }
+        let suspended: (driver: (any TransferDriver)?, description: String?)? = storage.withLock { storage in
+            guard storage.state == .running else { return nil }
             storage.state = .suspended
             monitor?.didSuspend(self)
-            return .some(storage.driver)
+            return (storage.driver, storage.taskDescription)
         }
-        guard let driver else { return }
-        driver?.suspend()
-        manager.postTaskNotification(.gannetTaskDidSuspend, for: self)
+        guard let suspended else { return }
+        suspended.driver?.suspend()
+        manager.postTaskStateNotification(.gannetTaskDidSuspend, for: self, taskDescription: suspended.description)
     }
 
     /// Cancels the task; it completes with `URLError.cancelled` unless it already completed.
