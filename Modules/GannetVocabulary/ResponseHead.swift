@@ -13,7 +13,7 @@ package struct ResponseHead: Equatable, Sendable {
     package var httpVersion: String
     /// Header fields in arrival order, names as sent, duplicates kept; a folded (obs-fold)
     /// line is joined to its field with a space.
-    package var fields: [(name: String, value: String)]
+    package let fields: [(name: String, value: String)]
     /// The reason phrase as sent (`OK`, `FOUND`, `Teapot`), or empty: HTTP/2 has none.
     package var reasonPhrase: String = ""
 
@@ -28,6 +28,9 @@ package struct ResponseHead: Equatable, Sendable {
         self.httpVersion = httpVersion
         self.fields = fields
         self.reasonPhrase = reasonPhrase
+        expectedContentLength =
+            fields.first { ASCII.equalsIgnoringCase($0.name, "Content-Length") }
+            .flatMap { Int64($0.value) }.flatMap { $0 >= 0 ? $0 : nil } ?? -1
     }
 
     /// Equal status lines and equal fields in the same order.
@@ -41,10 +44,10 @@ package struct ResponseHead: Equatable, Sendable {
         fields.first { ASCII.equalsIgnoringCase($0.name, name) }?.value
     }
 
-    /// The declared body length, `-1` when absent or invalid.
-    package var expectedContentLength: Int64 {
-        value("Content-Length").flatMap { Int64($0) }.flatMap { $0 >= 0 ? $0 : nil } ?? -1
-    }
+    /// The declared body length, `-1` when absent or invalid. Found once, when the head is
+    /// made: the sink, the task's counters and its progress each read it for every response
+    /// (three lookups and parses were 2,200 instructions a request, docs/performance.md).
+    package let expectedContentLength: Int64
 
     /// Fields merged the way `HTTPURLResponse` wants them: repeated names joined by ", ".
     package var mergedFields: [String: String] {
