@@ -111,6 +111,48 @@ import Testing
         }
     }
 
+    // MARK: Header lines, one step each
+
+    private func line(_ text: String, into machine: inout Machine, pauseAwaitsConnection: Bool = false) throws
+        -> Machine.HeaderLineResult
+    {
+        var bytes = Array(text.utf8)
+        return try bytes.withUnsafeMutableBytes {
+            try machine.receiveHeaderLine(UnsafeRawBufferPointer($0), pauseAwaitsConnection: pauseAwaitsConnection)
+        }
+    }
+
+    @Test func headerLinesAreParsedUntilTheHeadIsCompleteThenCountedAsTrailers() throws {
+        var machine = fresh()
+        #expect(try line("HTTP/1.1 200 OK\r\n", into: &machine) == .answer(.take))
+        #expect(try line("Content-Length: 2\r\n", into: &machine) == .answer(.take))
+        let head = ResponseHead(statusCode: 200, httpVersion: "HTTP/1.1", fields: [("Content-Length", "2")], reasonPhrase: "OK")
+        #expect(try line("\r\n", into: &machine) == .head(head))
+        #expect(head.expectedContentLength == 2)
+        #expect(machine.headParsed(head, .deliver) == .take)
+        // After the head, a line is a trailer: counted, taken, never parsed as a new head.
+        #expect(try line("X-Trailer: 1\r\n", into: &machine) == .answer(.take))
+        #expect(machine.phase == .receiving)
+    }
+
+    @Test func aMalformedHeaderLineThrowsAndAStoppedTransferRefusesLines() throws {
+        var machine = fresh()
+        #expect(throws: (any Error).self) { try line("NOT HTTP\r\n", into: &machine) }
+        var stopped = stopping()
+        #expect(try line("X-Late: 1\r\n", into: &stopped) == .answer(.refuse))
+    }
+
+    @Test func aPauseAskedBeforeTheConnectionPausesEveryLine() throws {
+        var machine = fresh()
+        _ = machine.suspend()
+        #expect(machine.pause == .all)
+        #expect(try line("HTTP/1.1 200 OK\r\n", into: &machine, pauseAwaitsConnection: true) == .answer(.pause))
+        // Not awaiting the connection: the pause was applied by libcurl, lines are parsed.
+        #expect(try line("HTTP/1.1 200 OK\r\n", into: &machine, pauseAwaitsConnection: false) == .answer(.take))
+        var running = fresh()
+        #expect(try line("HTTP/1.1 200 OK\r\n", into: &running, pauseAwaitsConnection: true) == .answer(.take))
+    }
+
     // MARK: Following: redirects and authentication retries
 
     @Test func aFollowedRedirectDiscardsItsBodyThenTheNextHopIsANewValue() {

@@ -6,24 +6,10 @@ internal import Synchronization
 extension Transfer {
     func didReceiveHeaderLine(_ line: UnsafeRawBufferPointer) -> Int {
         touch()
-        if handle.pauseAwaitsConnection, machine.pause != .none { return Int(CURL_WRITEFUNC_PAUSE) }
         do {
-            switch machine.headerLine() {
-            case .parse:
-                break
-            case .countAsTrailer:
-                // After the head: trailers, counted against the head's limits (libcurl keeps
-                // every line it passes on, and counts none of them: docs/core.md "Limits").
-                try machine.hop.parser.consumeTrailer(line)
-                return line.count
-            case .refuse:
-                return 0
-            }
-            switch try machine.hop.parser.consume(line) {
-            case .needMore, .informational:
-                return line.count
-            case .complete(let head):
-                return reply(didReceiveHead(head), lineLength: line.count)
+            switch try machine.receiveHeaderLine(line, pauseAwaitsConnection: handle.pauseAwaitsConnection) {
+            case .answer(let answer): return reply(answer, lineLength: line.count)
+            case .head(let head): return reply(didReceiveHead(head), lineLength: line.count)
             }
         } catch {
             return reply(stop(thrown: error, as: .protocolViolation), lineLength: line.count)

@@ -69,6 +69,14 @@ struct TransferStateMachine {
         case refuse
     }
 
+    /// What the header callback does with a line (``receiveHeaderLine(_:pauseAwaitsConnection:)``).
+    enum HeaderLineResult: Equatable {
+        /// Answer libcurl at once.
+        case answer(Answer)
+        /// The line completed the hop's head: the transfer decides about it (``headParsed(_:_:)``).
+        case head(ResponseHead)
+    }
+
     /// The write callback's answer to body bytes.
     enum BodyAnswer: Equatable {
         /// Hand them to the sink.
@@ -234,6 +242,34 @@ struct TransferStateMachine {
         case .awaitingHead: return .parse
         case .awaitingDisposition, .receiving, .discarding: return .countAsTrailer
         case .stopping, .finished: return .refuse
+        }
+    }
+
+    /// A header line arrived, handled in one step: ``Answer/pause`` while a pause is asked for
+    /// before libcurl had a connection to pause (`pauseAwaitsConnection`, docs/engine.md
+    /// "Suspending"); else, as ``headerLine()`` says, the hop's parser takes it (a complete head
+    /// is returned), it is counted as a trailer, or refused. Throws what the parser throws.
+    /// One call, one access to the transfer's machine for each line: the callback's four
+    /// separate reads and writes each paid for a dynamic exclusivity check, 2,100 instructions a
+    /// request (docs/performance.md).
+    mutating func receiveHeaderLine(
+        _ line: UnsafeRawBufferPointer,
+        pauseAwaitsConnection: Bool
+    ) throws -> HeaderLineResult {
+        if pauseAwaitsConnection, pause != .none { return .answer(.pause) }
+        switch headerLine() {
+        case .parse:
+            switch try hop.parser.consume(line) {
+            case .needMore, .informational: return .answer(.take)
+            case .complete(let head): return .head(head)
+            }
+        case .countAsTrailer:
+            // After the head: trailers, counted against the head's limits (libcurl keeps every
+            // line it passes on, and counts none of them: docs/core.md "Limits").
+            try hop.parser.consumeTrailer(line)
+            return .answer(.take)
+        case .refuse:
+            return .answer(.refuse)
         }
     }
 
