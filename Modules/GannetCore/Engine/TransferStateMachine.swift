@@ -249,9 +249,8 @@ struct TransferStateMachine {
     /// before libcurl had a connection to pause (`pauseAwaitsConnection`, docs/engine.md
     /// "Suspending"); else, as ``headerLine()`` says, the hop's parser takes it (a complete head
     /// is returned), it is counted as a trailer, or refused. Throws what the parser throws.
-    /// One call, one access to the transfer's machine for each line: the callback's four
-    /// separate reads and writes each paid for a dynamic exclusivity check, 2,100 instructions a
-    /// request (docs/performance.md).
+    /// One call for each line, so the callback makes one access to the transfer's machine where
+    /// it made several, each with its own dynamic exclusivity check.
     mutating func receiveHeaderLine(
         _ line: UnsafeRawBufferPointer,
         pauseAwaitsConnection: Bool
