@@ -46,7 +46,7 @@ package struct ResponseHead: Equatable, Sendable {
 
     /// The declared body length, `-1` when absent or invalid. Found once, when the head is
     /// made: the sink, the task's counters and its progress each read it for every response
-    /// (three lookups and parses were 2,200 instructions a request, docs/performance.md).
+    /// (three lookups and parses cost 1,200 instructions a request more, docs/performance.md).
     package let expectedContentLength: Int64
 
     /// Fields merged the way `HTTPURLResponse` wants them: repeated names joined by ", ".
