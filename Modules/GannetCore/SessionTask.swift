@@ -171,7 +171,10 @@ public final class SessionTask: Sendable, Hashable, CustomStringConvertible {
     /// Starts the task, or resumes it after ``suspend()``. Does nothing once it is cancelled or
     /// completed.
     public func resume() {
-        enum Action { case ignored, start, resume((any TransferDriver)?) }
+        enum Action {
+            case ignored, start
+            case resume((any TransferDriver)?)
+        }
         // The description is read under the same lock, for the notification (posting it then
         // takes no lock of the task's: SessionManager.postTaskStateNotification).
         let (action, description): (Action, String?) = storage.withLock { storage in

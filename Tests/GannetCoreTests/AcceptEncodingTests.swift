@@ -24,11 +24,23 @@ import FoundationNetworking
     @Test func theOfferIsTheFirstLineUnlessTheCallerHasOne() {
         let easy = EasyHandle()
         var plain = fields([("X-A", "1")])
-        let offered = HopOptions.setBodyAndHeaders(easy, method: "GET", source: nil, fields: &plain, acceptEncoding: "deflate, gzip")
+        let offered = HopOptions.setBodyAndHeaders(
+            easy,
+            method: "GET",
+            source: nil,
+            fields: &plain,
+            acceptEncoding: "deflate, gzip"
+        )
         #expect(offered.headers.lines == ["Accept-Encoding: deflate, gzip", "X-A: 1", "Expect:"])
 
         var own = fields([("accept-encoding", "br")])
-        let kept = HopOptions.setBodyAndHeaders(easy, method: "GET", source: nil, fields: &own, acceptEncoding: "deflate, gzip")
+        let kept = HopOptions.setBodyAndHeaders(
+            easy,
+            method: "GET",
+            source: nil,
+            fields: &own,
+            acceptEncoding: "deflate, gzip"
+        )
         #expect(kept.headers.lines == ["accept-encoding: br", "Expect:"], "the caller's line alone")
 
         var none: [HTTPField] = []

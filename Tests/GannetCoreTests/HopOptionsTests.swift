@@ -106,7 +106,13 @@ import FoundationNetworking
     @Test func expectIsNeverSentAndLibcurlFramesTheBodyItself() {
         let easy = EasyHandle()
         var sent = fields([("Content-Length", "3"), ("Transfer-Encoding", "chunked"), ("X-A", "1")])
-        let post = HopOptions.setBodyAndHeaders(easy, method: "POST", source: .data(Data("abc".utf8)), fields: &sent, acceptEncoding: nil)
+        let post = HopOptions.setBodyAndHeaders(
+            easy,
+            method: "POST",
+            source: .data(Data("abc".utf8)),
+            fields: &sent,
+            acceptEncoding: nil
+        )
         #expect(post.expectedToSend == 3)
         #expect(sent == fields([("X-A", "1")]), "libcurl writes the framing itself")
         // No Content-Type was given: libcurl's form type is removed too.

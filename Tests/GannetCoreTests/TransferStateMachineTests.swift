@@ -113,7 +113,11 @@ import Testing
 
     // MARK: Header lines, one step each
 
-    private func line(_ text: String, into machine: inout Machine, pauseAwaitsConnection: Bool = false) throws
+    private func line(
+        _ text: String,
+        into machine: inout Machine,
+        pauseAwaitsConnection: Bool = false
+    ) throws
         -> Machine.HeaderLineResult
     {
         var bytes = Array(text.utf8)
@@ -126,7 +130,12 @@ import Testing
         var machine = fresh()
         #expect(try line("HTTP/1.1 200 OK\r\n", into: &machine) == .answer(.take))
         #expect(try line("Content-Length: 2\r\n", into: &machine) == .answer(.take))
-        let head = ResponseHead(statusCode: 200, httpVersion: "HTTP/1.1", fields: [("Content-Length", "2")], reasonPhrase: "OK")
+        let head = ResponseHead(
+            statusCode: 200,
+            httpVersion: "HTTP/1.1",
+            fields: [("Content-Length", "2")],
+            reasonPhrase: "OK"
+        )
         #expect(try line("\r\n", into: &machine) == .head(head))
         #expect(head.expectedContentLength == 2)
         #expect(machine.headParsed(head, .deliver) == .take)
