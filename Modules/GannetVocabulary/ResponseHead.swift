@@ -29,8 +29,7 @@ package struct ResponseHead: Equatable, Sendable {
         self.fields = fields
         self.reasonPhrase = reasonPhrase
         expectedContentLength =
-            fields.first { ASCII.equalsIgnoringCase($0.name, "Content-Length") }
-            .flatMap { Int64($0.value) }.flatMap { $0 >= 0 ? $0 : nil } ?? -1
+            Self.value("Content-Length", in: fields).flatMap { Int64($0) }.flatMap { $0 >= 0 ? $0 : nil } ?? -1
     }
 
     /// Equal status lines and equal fields in the same order.
@@ -41,6 +40,10 @@ package struct ResponseHead: Equatable, Sendable {
 
     /// The first value of `name`, compared case-insensitively.
     package func value(_ name: String) -> String? {
+        Self.value(name, in: fields)
+    }
+
+    private static func value(_ name: String, in fields: [(name: String, value: String)]) -> String? {
         fields.first { ASCII.equalsIgnoringCase($0.name, name) }?.value
     }
 

@@ -21,33 +21,29 @@ import FoundationNetworking
 
     // MARK: The list libcurl is given
 
+    /// The origin's header lines for a GET with `pairs` as its fields, offering `offer`.
+    private func lines(_ pairs: [(String, String)], offering offer: String?) -> [String] {
+        var sent = fields(pairs)
+        return HopOptions.setBodyAndHeaders(
+            EasyHandle(),
+            method: "GET",
+            source: nil,
+            fields: &sent,
+            acceptEncoding: offer
+        )
+        .headers.lines
+    }
+
     @Test func theOfferIsTheFirstLineUnlessTheCallerHasOne() {
-        let easy = EasyHandle()
-        var plain = fields([("X-A", "1")])
-        let offered = HopOptions.setBodyAndHeaders(
-            easy,
-            method: "GET",
-            source: nil,
-            fields: &plain,
-            acceptEncoding: "deflate, gzip"
+        #expect(
+            lines([("X-A", "1")], offering: "deflate, gzip") == ["Accept-Encoding: deflate, gzip", "X-A: 1", "Expect:"]
         )
-        #expect(offered.headers.lines == ["Accept-Encoding: deflate, gzip", "X-A: 1", "Expect:"])
-
-        var own = fields([("accept-encoding", "br")])
-        let kept = HopOptions.setBodyAndHeaders(
-            easy,
-            method: "GET",
-            source: nil,
-            fields: &own,
-            acceptEncoding: "deflate, gzip"
+        #expect(
+            lines([("accept-encoding", "br")], offering: "deflate, gzip") == ["accept-encoding: br", "Expect:"],
+            "the caller's line alone"
         )
-        #expect(kept.headers.lines == ["accept-encoding: br", "Expect:"], "the caller's line alone")
-
-        var none: [HTTPField] = []
-        let off = HopOptions.setBodyAndHeaders(easy, method: "GET", source: nil, fields: &none, acceptEncoding: nil)
-        #expect(off.headers.lines == ["Expect:"])
-        let empty = HopOptions.setBodyAndHeaders(easy, method: "GET", source: nil, fields: &none, acceptEncoding: "")
-        #expect(empty.headers.lines == ["Expect:"], "a libcurl without decoders offers nothing")
+        #expect(lines([], offering: nil) == ["Expect:"])
+        #expect(lines([], offering: "") == ["Expect:"], "a libcurl without decoders offers nothing")
     }
 
     // MARK: What the server sees
