@@ -59,6 +59,40 @@ struct CLINetworkOptionTests: CLIServerSuite {
         #expect(proxyLog().contains("CONNECT localhost:\(servers.tlsEndpoint(.good).port ?? 0)"))
     }
 
+    /// The environment's proxy (no `--proxy`), which the library reads once per manager with
+    /// libcurl's rules (docs/core.md, `proxy`): each case names the variables set to the test
+    /// proxy (or `NAME=value`), and whether an `http://` request went through it. Every other
+    /// proxy variable is set empty, which counts as unset, so the runner's own never leak in.
+    @Test(arguments: [
+        (["http_proxy"], true),
+        (["all_proxy"], true),
+        (["ALL_PROXY"], true),
+        (["HTTP_PROXY"], false),  // never the uppercase name for http: httpoxy, CVE-2016-5385
+        (["https_proxy", "HTTPS_PROXY"], false),  // proxies for https URLs only
+        (["http_proxy", "no_proxy=127.0.0.1"], false),
+        (["http_proxy", "NO_PROXY=127.0.0.1"], false),
+    ])
+    func theEnvironmentsProxyFollowsCurlsRules(variables: [String], throughProxy: Bool) async throws {
+        let names = [
+            "http_proxy", "HTTP_PROXY", "https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY", "no_proxy", "NO_PROXY",
+        ]
+        var environment = Dictionary(uniqueKeysWithValues: names.map { ($0, "") })
+        for variable in variables {
+            let parts = variable.split(separator: "=", maxSplits: 1).map(String.init)
+            environment[parts[0]] = parts.count == 2 ? parts[1] : servers.proxy.absoluteString
+        }
+        let marker = "env-proxy-\(UUID().uuidString)"
+        let result = try await GannetBinary.run(
+            executable: GannetBinary.location(),
+            arguments: ["--check-status", "\(httpbin)/get", "m==\(marker)"],
+            in: nil,
+            timeout: .seconds(60),
+            environment: environment
+        )
+        #expect(result.status == 0, "\(variables): \(result.err)")
+        #expect(proxyLog().contains(marker) == throughProxy, "\(variables)")
+    }
+
     @Test func authenticatingProxyTakesCredentialsInItsURL() async throws {
         let (user, password) = servers.proxyCredentials
         var components = try #require(URLComponents(url: servers.authenticatingProxy, resolvingAgainstBaseURL: false))

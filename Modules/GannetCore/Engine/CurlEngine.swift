@@ -214,5 +214,10 @@ enum MonotonicClock {
 /// place, where reading them through its `unowned` engine copied the whole struct at each use.
 final class SharedConfiguration: Sendable {
     let value: SessionConfiguration
-    init(_ value: SessionConfiguration) { self.value = value }
+    /// `value.proxy` as libcurl's options say it, its environment read once, now.
+    let proxy: ProxyRoute
+    init(_ value: SessionConfiguration) {
+        self.value = value
+        proxy = ProxyRoute(value.proxy)
+    }
 }

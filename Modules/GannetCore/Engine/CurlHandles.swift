@@ -93,13 +93,7 @@ extension EasyHandle {
         case .http2PriorKnowledge: set(CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2_PRIOR_KNOWLEDGE))
         default: set(CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS))
         }
-        switch configuration.proxy {
-        case .environment: break
-        case .none: set(CURLOPT_PROXY, "")
-        case .url(let proxy, let bypass):
-            set(CURLOPT_PROXY, proxy.absoluteString)
-            if let bypass { set(CURLOPT_NOPROXY, bypass) }
-        }
+        // The proxy is the hop's (HopOptions.setRequest): it depends on the hop's scheme.
         let tls = configuration.tls
         if let caFile = tls.caFile { set(CURLOPT_CAINFO, caFile) }
         if let caDirectory = tls.caDirectory { set(CURLOPT_CAPATH, caDirectory) }

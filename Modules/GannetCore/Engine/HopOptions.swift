@@ -89,12 +89,16 @@ enum HopOptions {
         url: URL,
         usesTLS: Bool,
         configuration: SessionConfiguration,
+        proxy: ProxyRoute,
         context: UnsafeMutableRawPointer,
         readBufferSize: Int,
         idleTimeout: UInt64,
         remaining: Double
     ) {
         easy.set(CURLOPT_URL, url.absoluteString)
+        // Both always set, so libcurl never reads the environment itself (ProxyRoute).
+        easy.set(CURLOPT_PROXY, proxy.proxy(usesTLS: usesTLS))
+        easy.set(CURLOPT_NOPROXY, proxy.bypass)
         // Waiting to learn whether a connection multiplexes pays only where ALPN or prior
         // knowledge tells at connect time; on cleartext HTTP/1.1 libcurl learns it from the first
         // response and leaves every transfer added meanwhile pending until that exchange ends.

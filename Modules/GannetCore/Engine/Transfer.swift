@@ -198,6 +198,7 @@ final class Transfer: @unchecked Sendable {
             url: url,
             usesTLS: machine.hop.usesTLS,
             configuration: configuration,
+            proxy: settings.proxy,
             context: Unmanaged.passUnretained(self).toOpaque(),
             readBufferSize: sink.readBufferSize,
             idleTimeout: counters.idleTimeout,
@@ -240,7 +241,7 @@ final class Transfer: @unchecked Sendable {
             machine,
             detail: handle.errorDetail,
             idleTimeout: counters.idleTimeout,
-            proxy: configuration.proxy
+            proxy: settings.proxy
         )
     }
 

@@ -15,17 +15,15 @@ struct TransferErrorMapping {
     let decodesBody: Bool
     /// The idle timeout in nanoseconds, for the timeout's message.
     let idleTimeout: UInt64
-    /// The session's proxy: libcurl quotes it in its messages, which are redacted.
-    let proxy: SessionConfiguration.Proxy
+    /// The proxies Gannet gave libcurl, which quotes them in its messages; they are redacted.
+    let proxy: ProxyRoute
     /// The error the state machine recorded, for ``TransferStateMachine/Failure/recorded``.
     let recorded: (any Error)?
-    /// Where the `*_proxy` variables are read from when the proxy is the environment's.
-    var environment: () -> [String: String] = { ProcessInfo.processInfo.environment }
 
     /// What `machine` knows when it fails: the hop's URL, whether its head arrived and its body
     /// is decoded, the error it recorded; with libcurl's message (`detail`), the idle timeout in
     /// nanoseconds and the session's proxy.
-    init(_ machine: TransferStateMachine, detail: String, idleTimeout: UInt64, proxy: SessionConfiguration.Proxy) {
+    init(_ machine: TransferStateMachine, detail: String, idleTimeout: UInt64, proxy: ProxyRoute) {
         url = machine.hop.url
         self.detail = detail
         hasHead = machine.hasHead
@@ -94,19 +92,10 @@ struct TransferErrorMapping {
     }
 
     /// The error for libcurl's `code`, with its message. libcurl quotes a proxy as it was given
-    /// (the configuration's, or the environment's `*_proxy` variables), so those strings are
-    /// redacted in any form (docs/core.md, "Errors").
+    /// (the configuration's, or the environment's `*_proxy` variable that ``ProxyRoute`` chose),
+    /// so those strings are redacted in any form (docs/core.md, "Errors").
     func libcurlError(_ code: CURLcode) -> URLError {
-        var quoted = url.map { [$0.absoluteString] } ?? []
-        switch proxy {
-        case .url(let proxy, _): quoted.append(proxy.absoluteString)
-        case .environment:
-            let environment = environment()
-            for name in ["http_proxy", "https_proxy", "all_proxy", "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY"] {
-                if let value = environment[name] { quoted.append(value) }
-            }
-        case .none: break
-        }
+        let quoted = (url.map { [$0.absoluteString] } ?? []) + proxy.quoted
         return TransportError.urlError(curlCode: code, detail: detail, url: url, quoted: quoted)
     }
 }
