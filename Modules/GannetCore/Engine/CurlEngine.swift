@@ -204,9 +204,15 @@ enum CurlPause {
     static let resume: Int32 = 0
 }
 
+/// Nanoseconds of `CLOCK_MONOTONIC`, for timeouts, metrics and progress throttling. Read from
+/// the vDSO directly: `DispatchTime.now()` reaches the same clock through two more calls, and a
+/// small request reads it about 18 times (a header line, a body chunk, each sweep), about 30
+/// instructions each (docs/performance.md). Its values are compared only with each other.
 enum MonotonicClock {
     static func nanoseconds() -> UInt64 {
-        DispatchTime.now().uptimeNanoseconds
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return UInt64(now.tv_sec) &* 1_000_000_000 &+ UInt64(now.tv_nsec)
     }
 }
 
