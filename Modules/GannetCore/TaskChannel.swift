@@ -169,7 +169,7 @@ extension Transfer {
             body: task.body,
             sink: task.sink,
             engine: engine,
-            hooks: hooks
+            hooks: EngineHooks(hooks)
         )
     }
 }

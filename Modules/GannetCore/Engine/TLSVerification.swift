@@ -67,7 +67,7 @@ enum TLSVerification {
     /// Whether Gannet decides trust for `transfer` (an evaluator or a challenge handler),
     /// instead of libcurl's own verification.
     static func evaluates(_ transfer: Transfer) -> Bool {
-        transfer.serverTrustEvaluator != nil || transfer.hooks.serverTrustChallenge != nil
+        transfer.serverTrustEvaluator != nil || transfer.hooks.decidesServerTrust
     }
 
     /// Whether the configured evaluator wants the stapled OCSP response, which moves its
@@ -110,7 +110,7 @@ enum TLSVerification {
             guard !chain.isEmpty else {
                 throw GannetError(.serverTrustRejected, "The server presented no certificate")
             }
-            if transfer.hooks.serverTrustChallenge != nil {
+            if transfer.hooks.decidesServerTrust {
                 switch disposition {
                 case .useCredential:
                     return true

@@ -53,7 +53,7 @@ extension Transfer {
             let outcome = authentication.decide(
                 head,
                 url: url,
-                bodyCanBeSentAgain: body.canBeSentAgain(renewable: hooks.taskNeedNewBodyStream != nil),
+                bodyCanBeSentAgain: body.canBeSentAgain(renewable: hooks.renewsBody),
                 failureResponse: { machine.hop.materializedResponse() },
                 // The handlers and the stored credentials are the task side's (TaskChannel).
                 ask: {
@@ -74,15 +74,15 @@ extension Transfer {
                 after: request,
                 head: head,
                 policy: configuration.redirects,
-                bodyIsRepeatable: body.canBeSentAgain(renewable: hooks.taskNeedNewBodyStream != nil),
+                bodyIsRepeatable: body.canBeSentAgain(renewable: hooks.renewsBody),
                 redirectsSoFar: machine.redirectCount,
-                hook: hooks.taskWillPerformHTTPRedirection == nil
-                    ? nil
-                    : { [self] proposed in
+                hook: hooks.decidesRedirects
+                    ? { [self] proposed in
                         // The hook is the task side's; with no response to show it, the proposal stands.
                         guard let response = machine.hop.materializedResponse() else { return proposed }
                         return observer.transferRedirect(response, proposed: proposed)
                     }
+                    : nil
             )
             switch outcome {
             case .deliver:
@@ -98,7 +98,7 @@ extension Transfer {
             break
         }
 
-        let needsResponse = hooks.dataTaskDidReceiveResponse != nil || hooks.dataTaskDidReceiveResponseDeferred != nil
+        let needsResponse = hooks.decidesResponse || hooks.decidesResponseLater
         let response = needsResponse ? machine.hop.materializedResponse() : nil
         observer.transferDidReceiveHead(head, response: response)
         observer.transferDidReceiveResponse(machine.hop.lazyResponse(head: head, url: url))
@@ -112,17 +112,17 @@ extension Transfer {
         } catch {
             return stop(thrown: error, as: .bodyStreamFailed)
         }
-        if sink is MemorySink, hooks.dataTaskDidReceiveResponseDeferred == nil,
+        if sink is MemorySink, !hooks.decidesResponseLater,
             let parts = MixedReplaceParts(head, url: url, maximumPartBytes: configuration.limits.maximumBodyBytes)
         {
             // Each part is a response of its own, asked about as it begins (Transfer+Parts.swift).
             output.parts = parts
             return machine.headParsed(head, .deliver)
         }
-        if hooks.dataTaskDidReceiveResponse != nil, let response, let stopped = askDisposition(for: response) {
+        if hooks.decidesResponse, let response, let stopped = askDisposition(for: response) {
             return stopped
         }
-        if hooks.dataTaskDidReceiveResponseDeferred != nil, let response {
+        if hooks.decidesResponseLater, let response {
             let answer = machine.headParsed(head, .deliverAfterDisposition)
             observer.transferAskDisposition(for: response) { [engine] disposition in
                 engine.submit(.transfer(self, .disposition(disposition)))

@@ -36,7 +36,7 @@ extension Transfer {
             observer.transferDidReceiveHead(part, response: response)
             if let url { observer.transferDidReceiveResponse(LazyResponse(head: part, url: url)) }
             // A part cannot continue elsewhere: switchSink refuses it while parts are split.
-            if hooks.dataTaskDidReceiveResponse != nil, let response, let stopped = askDisposition(for: response) {
+            if hooks.decidesResponse, let response, let stopped = askDisposition(for: response) {
                 return stopped
             }
         case .bytes(let bytes):

@@ -16,7 +16,8 @@ final class Transfer: @unchecked Sendable {
     /// stream task's after `.becomeDownload` or `.becomeStream` (Transfer+Disposition.swift).
     var observer: any TransferObserver
     unowned let engine: CurlEngine
-    let hooks: SessionHooks
+    /// What the engine knows of the manager's hooks (the hooks are the observer's).
+    let hooks: EngineHooks
     /// Numbers transfers for the life of the process; never reused (docs/engine.md).
     let serial = Transfer.serials.add(1, ordering: .relaxed).newValue
     private static let serials = Atomic<UInt64>(0)
@@ -49,7 +50,7 @@ final class Transfer: @unchecked Sendable {
         body: BodySource?,
         sink: BodySinkKind,
         engine: CurlEngine,
-        hooks: SessionHooks
+        hooks: EngineHooks
     ) {
         self.observer = observer
         self.engine = engine
