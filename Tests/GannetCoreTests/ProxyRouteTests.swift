@@ -65,5 +65,7 @@ struct ProxyRouteTests {
         #expect(route.proxy(usesTLS: false) == "http://a:1")
         #expect(route.proxy(usesTLS: true) == "http://b:2")
         #expect(route.quoted == ["http://a:1", "http://b:2"])
+        #expect(route.differsByScheme, "so each hop sets its own")
+        #expect(!self.route(.environment, ["all_proxy": "http://a:1"]).differsByScheme, "set once per handle")
     }
 }

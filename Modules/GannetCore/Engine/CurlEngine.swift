@@ -178,7 +178,7 @@ final class CurlEngine: @unchecked Sendable {
 
     private func makeHandle() -> EasyHandle {
         let easy = EasyHandle()
-        easy.applyEngineOptions(configuration)
+        easy.applyEngineOptions(configuration, proxy: sharedConfiguration.proxy)
         return easy
     }
 
@@ -205,9 +205,10 @@ enum CurlPause {
 }
 
 /// Nanoseconds of `CLOCK_MONOTONIC`, for timeouts, metrics and progress throttling. Read from
-/// the vDSO directly: `DispatchTime.now()` reaches the same clock through two more calls, and a
-/// small request reads it about 18 times (a header line, a body chunk, each sweep), about 30
-/// instructions each (docs/performance.md). Its values are compared only with each other.
+/// the vDSO directly: `DispatchTime.now()` reaches the same clock through two more calls, about
+/// 50 instructions more a read, and a small request reads it about 18 times (each header line,
+/// each body chunk, each sweep): 1,000 instructions (docs/performance.md). Its values are
+/// compared only with each other.
 enum MonotonicClock {
     static func nanoseconds() -> UInt64 {
         var now = timespec()

@@ -76,7 +76,7 @@ final class EasyHandle {
 extension EasyHandle {
     /// Sets the options every transfer of one engine shares, once per handle. Per-request
     /// options are set by `Transfer.configure` each time.
-    func applyEngineOptions(_ configuration: SessionConfiguration) {
+    func applyEngineOptions(_ configuration: SessionConfiguration, proxy: ProxyRoute) {
         set(CURLOPT_NOSIGNAL, true)
         set(CURLOPT_PROTOCOLS_STR, "http,https")
         set(CURLOPT_FOLLOWLOCATION, false)
@@ -93,7 +93,10 @@ extension EasyHandle {
         case .http2PriorKnowledge: set(CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2_PRIOR_KNOWLEDGE))
         default: set(CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS))
         }
-        // The proxy is the hop's (HopOptions.setRequest): it depends on the hop's scheme.
+        // Both set, so libcurl never reads the environment itself (ProxyRoute); a proxy for
+        // https that differs from http's is set per hop (HopOptions.setRequest).
+        set(CURLOPT_PROXY, proxy.http)
+        set(CURLOPT_NOPROXY, proxy.bypass)
         let tls = configuration.tls
         if let caFile = tls.caFile { set(CURLOPT_CAINFO, caFile) }
         if let caDirectory = tls.caDirectory { set(CURLOPT_CAPATH, caDirectory) }

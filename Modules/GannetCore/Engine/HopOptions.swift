@@ -96,9 +96,8 @@ enum HopOptions {
         remaining: Double
     ) {
         easy.set(CURLOPT_URL, url.absoluteString)
-        // Both always set, so libcurl never reads the environment itself (ProxyRoute).
-        easy.set(CURLOPT_PROXY, proxy.proxy(usesTLS: usesTLS))
-        easy.set(CURLOPT_NOPROXY, proxy.bypass)
+        // The handle has the http proxy and the bypass list (applyEngineOptions).
+        if proxy.differsByScheme { easy.set(CURLOPT_PROXY, proxy.proxy(usesTLS: usesTLS)) }
         // Waiting to learn whether a connection multiplexes pays only where ALPN or prior
         // knowledge tells at connect time; on cleartext HTTP/1.1 libcurl learns it from the first
         // response and leaves every transfer added meanwhile pending until that exchange ends.

@@ -54,6 +54,10 @@ struct ProxyRoute: Sendable, Equatable {
     /// The proxy for a hop: ``https`` when it uses TLS, ``http`` otherwise.
     func proxy(usesTLS: Bool) -> String { usesTLS ? https : http }
 
+    /// The two schemes have different proxies, so each hop sets its own; otherwise a handle is
+    /// set once, when made (each `curl_easy_setopt` of a string copies it).
+    var differsByScheme: Bool { http != https }
+
     /// The proxy strings libcurl may quote in a message, for redaction (``TransferErrorMapping``).
     var quoted: [String] { [http, https].filter { !$0.isEmpty } }
 
