@@ -858,8 +858,13 @@ def callgrind(args, bin_dir: str, nginx: Nginx, out_dir: str) -> dict:
             argv = [binary[0], "get", url, "--requests", str(n), "--concurrency", str(args.callgrind_concurrency)]
             argv += binary[1:]
             print(f"bench: valgrind --tool=callgrind {os.path.basename(binary[0])} {' '.join(argv[1:])}", flush=True)
+            # One hash seed for every run: Swift seeds its hashing at random per process, and
+            # with random seeds HTTPSessionManager's count moved by up to 5,100 instructions a
+            # request between runs of one binary; with the seed fixed, by under 800
+            # (docs/performance.md).
             subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}"] + argv,
-                           capture_output=True, text=True, check=True)
+                           capture_output=True, text=True, check=True,
+                           env=dict(os.environ, SWIFT_DETERMINISTIC_HASHING="1"))
             profiles[n] = out
         per = high - low
         total = (callgrind_total(profiles[high]) - callgrind_total(profiles[low])) / per
