@@ -43,7 +43,7 @@ final class TaskChannel: TransferObserver {
         task.transferDidProgress(received: received, sent: sent, notifiesHandlers: notifiesHandlers, final: final)
     }
 
-    func transferDidEnd(_ outcome: TransferOutcome) {
+    func transferDidEnd(_ outcome: consuming TransferOutcome) {
         task.transferDidEnd(outcome)
     }
 
