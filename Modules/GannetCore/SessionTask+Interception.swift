@@ -66,14 +66,16 @@ extension SessionTask {
         )
         monitor?.didCreateTransfer(self, for: request)
         // Submitting under the lock keeps `.start` ahead of any `.cancel` for this transfer.
-        storage.withLock { storage in
-            guard storage.interlude != nil, storage.state == .running || storage.state == .suspended else { return }
+        let wakeUp = storage.withLock { storage -> EngineWakeUp? in
+            guard storage.interlude != nil, storage.state == .running || storage.state == .suspended else { return nil }
             storage.interlude = nil
             storage.driver = transfer
             storage.currentRequest = request
-            transfer.start()
+            let wakeUp = transfer.start()
             if storage.state == .suspended { transfer.suspend() }
+            return wakeUp
         }
+        wakeUp?()
     }
 
     // MARK: Retrying

@@ -296,11 +296,13 @@ public final class SessionTask: Sendable, Hashable, CustomStringConvertible {
     /// queues its command after the start, never before (the engine would ignore a cancel for
     /// a transfer it does not know, and the transfer would then run to its end).
     func attach(_ driver: any TransferDriver) -> (state: State, cancelReason: GannetError?) {
-        storage.withLock { storage in
+        let (attached, wakeUp) = storage.withLock { storage in
             storage.driver = driver
-            driver.start()
-            return (storage.state, storage.cancelReason)
+            let wakeUp = driver.start()
+            return ((storage.state, storage.cancelReason), wakeUp)
         }
+        wakeUp()
+        return attached
     }
 
     func update(_ body: (inout Storage) -> Void) {

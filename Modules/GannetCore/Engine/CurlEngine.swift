@@ -73,6 +73,12 @@ final class CurlEngine: @unchecked Sendable {
         loop.submit(command)
     }
 
+    /// Queues a transfer's command; the caller makes the returned wake-up after releasing its
+    /// own lock (``EngineLoop/queue(_:)``).
+    func queue(_ command: EngineLoop.Command) -> EngineWakeUp {
+        loop.queue(command)
+    }
+
     /// Leaves the loop once; in-flight transfers (there are none when a manager is released,
     /// since tasks keep their manager) end cancelled. The loop stops when it was the last
     /// manager on it.

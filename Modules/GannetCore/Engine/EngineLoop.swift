@@ -87,14 +87,25 @@ final class EngineLoop: @unchecked Sendable {
     /// the inbox before it next blocks, so it needs no wake-up: a busy loop (many transfers, or
     /// many tasks started at once) is spared a system call per command.
     func submit(_ command: Command) {
+        queue(command)()
+    }
+
+    /// Queues a command and returns the wake-up the loop is owed, for a caller that queues
+    /// under a lock of its own (a task starting its transfer, which must stay ahead of a
+    /// `.cancel`) and wakes the loop once it released that lock: woken inside it, the engine
+    /// thread found the task's lock still held when it first reported to the task, and waited
+    /// (docs/performance.md).
+    func queue(_ command: Command) -> EngineWakeUp {
         let wakes = inbox.withLock { inbox in
             inbox.commands.append(command)
             let sleeping = inbox.sleeping
             inbox.sleeping = false
             return sleeping
         }
-        if wakes { curl_multi_wakeup(multi.raw) }
+        return EngineWakeUp(loop: wakes ? self : nil)
     }
+
+    fileprivate func wake() { curl_multi_wakeup(multi.raw) }
 
     /// Gives the calling thread the kernel name `gannet.engine`, which `top -H`, gdb and
     /// /proc/self/task/*/comm show (and ManyManagersTests counts). Foundation keeps
@@ -223,4 +234,11 @@ final class EngineLoop: @unchecked Sendable {
         lastTimeoutSweep = now
         for engine in engines.values { engine.sweepTimeouts(now: now) }
     }
+}
+
+/// The wake-up a sleeping loop is owed after a command was queued (``EngineLoop/queue(_:)``);
+/// nothing when the loop was awake. Made by calling it, at most once.
+struct EngineWakeUp: Sendable {
+    fileprivate let loop: EngineLoop?
+    func callAsFunction() { loop?.wake() }
 }

@@ -288,7 +288,7 @@ final class Transfer: @unchecked Sendable {
 }
 
 extension Transfer: TransferDriver {
-    func start() { engine.submit(.transfer(self, .start)) }
+    func start() -> EngineWakeUp { engine.queue(.transfer(self, .start)) }
     func cancel(reason: GannetError?) { engine.submit(.transfer(self, .cancel(reason))) }
     func suspend() { engine.submit(.transfer(self, .suspend)) }
     func resume() { engine.submit(.transfer(self, .resume)) }

@@ -75,8 +75,9 @@ protocol TransferObserver: AnyObject, Sendable {
 /// What a task may ask of the engine about its current transfer: the one channel from a task
 /// to the engine (``Transfer`` adopts it by queuing engine commands). Callable from any thread.
 protocol TransferDriver: Sendable {
-    /// Starts the transfer.
-    func start()
+    /// Queues the transfer's start. The caller makes the returned wake-up once it released any
+    /// lock of its own, so the engine thread does not wake into it.
+    func start() -> EngineWakeUp
     /// Cancels it; `reason` becomes the underlying error (nil: the caller's `cancel()`).
     func cancel(reason: GannetError?)
     /// Pauses both directions.
