@@ -35,9 +35,7 @@ struct ResponsePipeline<Stage: ResultStage>: Sendable {
     }
 
     /// Delivers `outcome`, the end of `task`'s transfer; called where the transfer ended.
-    func deliver(_ outcome: consuming TransferOutcome, of task: SessionTask) {
-        // Moved, not copied, into whichever closure runs it.
-        let outcome = consume outcome
+    func deliver(_ outcome: TransferOutcome, of task: SessionTask) {
         let (queue, group) = manager.completionSettings
         let (completionHook, metricsHook) = manager.hooks.withLock {
             ($0.taskDidComplete, $0.taskDidFinishCollectingMetrics)

@@ -84,8 +84,9 @@ extension SessionManager {
     /// its destination (``DownloadSerializer``) and records where it went or why it failed,
     /// before the data task's serializer and completion handler see the outcome. Processing
     /// queue.
-    func finishBecameDownload(_ outcome: consuming TransferOutcome, of task: SessionTask) -> TransferOutcome {
+    func finishBecameDownload(_ outcome: TransferOutcome, of task: SessionTask) -> TransferOutcome {
         guard let finisher = outcome.becameDownload else { return outcome }
+        var outcome = outcome
         let download = FinishedDownload(
             fileURL: outcome.fileURL,
             request: outcome.request,

@@ -43,7 +43,7 @@ final class TaskChannel: TransferObserver {
         task.transferDidProgress(received: received, sent: sent, notifiesHandlers: notifiesHandlers, final: final)
     }
 
-    func transferDidEnd(_ outcome: consuming TransferOutcome) {
+    func transferDidEnd(_ outcome: TransferOutcome) {
         task.transferDidEnd(outcome)
     }
 

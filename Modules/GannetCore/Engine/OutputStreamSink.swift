@@ -32,8 +32,8 @@ final class OutputStreamSink: BodySink {
     /// The body is in the stream, never in memory.
     func close(_ outcome: inout TransferOutcome) { outcome.data = nil }
 
-    func finish(_ outcome: consuming TransferOutcome, deliver: @escaping @Sendable (consuming TransferOutcome) -> Void)
-    {
+    func finish(_ outcome: TransferOutcome, deliver: @escaping @Sendable (TransferOutcome) -> Void) {
+        var outcome = outcome
         close(&outcome)
         writer.finish(outcome, deliver: deliver)
     }

@@ -265,7 +265,8 @@ final class Transfer: @unchecked Sendable {
         finish(outcome: TransferOutcome(request: request, response: response, head: head, data: nil, error: error))
     }
 
-    private func finish(outcome: consuming TransferOutcome) {
+    private func finish(outcome: TransferOutcome) {
+        var outcome = outcome
         let now = MonotonicClock.nanoseconds()
         reportProgress(final: true)
         machine.hop.reader = nil
