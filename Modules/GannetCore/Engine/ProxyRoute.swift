@@ -6,7 +6,7 @@ import Foundation
 ///
 /// Why: left unset, those options send libcurl 7.88 to the environment at every request, five
 /// `getenv` calls for a plain `http://` URL (`no_proxy`, `NO_PROXY`, `http_proxy`,
-/// `all_proxy`, `ALL_PROXY`), about 1,600 instructions a request (docs/performance.md). Set,
+/// `all_proxy`, `ALL_PROXY`), about 1,700 instructions a request (docs/performance.md). Set,
 /// libcurl reads nothing. So ``SessionConfiguration/Proxy/environment`` is read here with
 /// libcurl's own rules (`detect_proxy` and `create_conn_helper_init_proxy` in lib/url.c):
 /// - `no_proxy`, else `NO_PROXY`, lists the hosts that go direct, for any proxy;
