@@ -82,7 +82,9 @@ enum BodySinkKind: Sendable {
 /// The body sink of data tasks: the body kept in memory, limited by
 /// ``SessionConfiguration/Limits/maximumBodyBytes``.
 final class MemorySink: BodySink {
-    private var body = Data()
+    /// Written on the engine thread only, by `Data`'s own methods, so no two accesses overlap:
+    /// unchecked, like the transfer's (docs/performance.md, "Exclusivity checks").
+    @exclusivity(unchecked) private var body = Data()
 
     /// libcurl's default: thousands of small tasks must not each hold 512 KiB.
     var readBufferSize: Int { 16 * 1024 }

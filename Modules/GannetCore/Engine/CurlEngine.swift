@@ -18,6 +18,10 @@ final class CurlEngine: @unchecked Sendable {
     // are read and written only on the loop's thread (the loop's commands and the curl
     // callbacks it drives). Other threads only call ``submit(_:)`` and ``shutdown()``, which
     // touch the loop's locked inbox and `departed` (atomic); `loop` is immutable.
+    // @exclusivity(unchecked) on `left`, `active` and `spareHandles`: on that one thread no
+    // access to them contains code that reaches them; loops run over copies (`active.values`)
+    // and the mutations are the collections' own methods (docs/performance.md, "Exclusivity
+    // checks").
 
     /// What a task, or a hook answering for it, asks of its transfer.
     enum TransferCommand {
@@ -45,13 +49,13 @@ final class CurlEngine: @unchecked Sendable {
     /// Set once by the first ``shutdown()``: the manager leaves its loop once.
     private let departed = Atomic<Bool>(false)
     /// The manager left: a task still starting ends cancelled.
-    private var left = false
+    @exclusivity(unchecked) private var left = false
     /// Live transfers by ``Transfer/serial``, a number never reused, so a stale reference
     /// (a pooled connection's ``ConnectionTrust``) finds nothing instead of another transfer.
-    private var active: [UInt64: Transfer] = [:]
+    @exclusivity(unchecked) private var active: [UInt64: Transfer] = [:]
     /// This manager's own: a handle carries the manager's options and share (applyEngineOptions,
     /// TLSVerification.configure), so it never serves another manager's transfer.
-    private var spareHandles: [EasyHandle] = []
+    @exclusivity(unchecked) private var spareHandles: [EasyHandle] = []
     /// One connection, DNS and TLS session cache per trust scope (docs/engine.md, "TLS session
     /// resumption" and "Engines shared across managers"): `nil` for transfers libcurl verifies,
     /// a trust generation for those Gannet evaluates.

@@ -20,6 +20,9 @@ final class EngineLoop: @unchecked Sendable {
     // curl callbacks it drives and the CurlEngine methods it calls). Other threads touch only
     // `inbox` (a Mutex) and call `curl_multi_wakeup`, which libcurl documents as safe from any
     // thread; `multi` outlives every submitter because each CurlEngine holds its loop.
+    // @exclusivity(unchecked) on those six: on that one thread no access to them contains code
+    // that reaches them; loops run over copies (`engines.values`, `handOvers`) and the
+    // mutations are the values' own methods (docs/performance.md, "Exclusivity checks").
 
     /// What other threads queue for the loop.
     enum Command {
@@ -58,15 +61,15 @@ final class EngineLoop: @unchecked Sendable {
     let multi: MultiHandle
     private let inbox = Mutex(Inbox())
     /// The engines running here, by identity.
-    private var engines: [ObjectIdentifier: CurlEngine] = [:]
+    @exclusivity(unchecked) private var engines: [ObjectIdentifier: CurlEngine] = [:]
     /// Transfers attached (to a handle or to the cache) over every engine of the loop.
-    var transfersInFlight = 0
+    @exclusivity(unchecked) var transfersInFlight = 0
     /// Transfers whose sinks wrote in this pass and wake their consumers at its end
     /// (docs/engine.md, "Handing bytes over").
-    var handOvers: [Transfer] = []
-    private var stopping = false
-    private var briefWaits = BriefWaitPolicy()
-    private var lastTimeoutSweep: UInt64 = 0
+    @exclusivity(unchecked) var handOvers: [Transfer] = []
+    @exclusivity(unchecked) private var stopping = false
+    @exclusivity(unchecked) private var briefWaits = BriefWaitPolicy()
+    @exclusivity(unchecked) private var lastTimeoutSweep: UInt64 = 0
 
     init(settings: Settings) {
         _ = CurlGlobal.initialized

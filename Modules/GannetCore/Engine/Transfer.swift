@@ -12,9 +12,20 @@ final class Transfer: @unchecked Sendable {
     // @unchecked: all mutable state is read and written on the engine thread only (engine
     // commands and the libcurl callbacks it drives). Other threads hold a Transfer only as a
     // ``TransferDriver`` (whose methods only queue engine commands) or a token inside a command.
+    //
+    // @exclusivity(unchecked), on the properties every callback touches: on one thread, two
+    // accesses to a property overlap only if code reaching the property runs inside an access
+    // to it. None does. `machine`, `handle`, `output` and `counters` are values whose methods
+    // run no code of the task's or the caller's and never enter libcurl's transfer functions
+    // (they call `curl_easy_setopt` and `curl_easy_getinfo`, which run no callback); libcurl,
+    // whose callbacks reach them, is entered only between accesses (``setPause(_:)`` reads the
+    // handle, calls `curl_easy_pause`, then notes its result). `observer` is only loaded and
+    // replaced. The runtime's check cost about 80 instructions an access, some 70 a request
+    // (docs/performance.md, "Exclusivity checks"); `body` and `authentication`, whose methods
+    // ask the task side, keep theirs.
     /// The task side: where the transfer reports, and what it asks; replaced by the download or
     /// stream task's after `.becomeDownload` or `.becomeStream` (Transfer+Disposition.swift).
-    var observer: any TransferObserver
+    @exclusivity(unchecked) var observer: any TransferObserver
     unowned let engine: CurlEngine
     /// What the engine knows of the manager's hooks (the hooks are the observer's).
     let hooks: EngineHooks
@@ -29,17 +40,17 @@ final class Transfer: @unchecked Sendable {
     private let settings: SharedConfiguration
 
     /// Where the transfer is, and the hop in flight with everything that belongs to it.
-    var machine: TransferStateMachine
+    @exclusivity(unchecked) var machine: TransferStateMachine
     /// The URL the caller asked for: session-wide credentials go to its origin only.
     let callerURL: URL?
     var body: TransferBody
     /// The easy handle of the hop in flight and the memory it points into.
-    var handle = CurlRequestHandle()
+    @exclusivity(unchecked) var handle = CurlRequestHandle()
     /// The challenges answered so far, by protection space, and whom the caller's credential is for.
     var authentication: AuthenticationRetries
     /// The body's sink, and the parser of a mixed-replace body's parts.
-    var output: TransferOutput
-    var counters: TransferCounters
+    @exclusivity(unchecked) var output: TransferOutput
+    @exclusivity(unchecked) var counters: TransferCounters
 
     /// A transfer sending `request` (an attempt's, docs/interceptors.md) for the task behind
     /// `observer`; `callerURL` is the URL the caller asked for.
