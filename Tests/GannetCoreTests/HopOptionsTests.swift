@@ -119,9 +119,19 @@ import FoundationNetworking
         #expect(post.headers.lines == ["X-A: 1", "Expect:", "Content-Type:"])
         #expect(post.proxyHeaders == nil)
 
+        // libcurl writes `Expect` only for a body it sends: a hop without one needs no line.
         var none: [HTTPField] = []
         let get = HopOptions.setBodyAndHeaders(easy, method: "GET", source: nil, fields: &none, acceptEncoding: nil)
         #expect(get.expectedToSend == nil)
-        #expect(get.headers.lines == ["Expect:"])
+        #expect(get.headers.lines == [])
+        let head = HopOptions.setBodyAndHeaders(
+            easy,
+            method: "HEAD",
+            source: .data(Data("abc".utf8)),
+            fields: &none,
+            acceptEncoding: nil
+        )
+        #expect(head.expectedToSend == nil)
+        #expect(head.headers.lines == [])
     }
 }

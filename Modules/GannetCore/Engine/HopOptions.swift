@@ -149,7 +149,9 @@ enum HopOptions {
     /// decodes, when the session decompresses) is offered unless `fields` has its own
     /// `Accept-Encoding` (CurlGlobal.contentCodings says why Gannet writes this line, not
     /// libcurl). Returns the body length to report (`nil` when the hop sends no body) and the
-    /// lists for the origin and for the proxy only.
+    /// lists for the origin and for the proxy only. `Expect` is removed only from a hop that
+    /// sends a body: libcurl writes it for nothing else, and each line of the list costs libcurl
+    /// a comparison for every header it considers adding (docs/performance.md).
     static func setBodyAndHeaders(
         _ easy: EasyHandle,
         method: String,
@@ -157,8 +159,9 @@ enum HopOptions {
         fields: inout [HTTPField],
         acceptEncoding: String?
     ) -> (expectedToSend: Int64?, headers: HeaderList, proxyHeaders: HeaderList?) {
-        var removed = ["Expect"]
+        var removed: [String] = []
         let expectedToSend = setBody(easy, method: method, source: source, fields: &fields, removed: &removed)
+        if expectedToSend != nil { removed.insert("Expect", at: 0) }
         var lines = headerLines(fields, removing: removed)
         if let acceptEncoding, !acceptEncoding.isEmpty,
             !fields.contains(where: { ASCII.equalsIgnoringCase($0.name, "accept-encoding") })
