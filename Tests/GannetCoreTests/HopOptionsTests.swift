@@ -26,14 +26,16 @@ import FoundationNetworking
         let same = HopOptions.headerFields(
             request: request,
             url: Self.origin,
-            configuration: configuration,
+            additionalHeaders: configuration.httpAdditionalHeaders,
+            cookieStorage: configuration.httpCookieStorage,
             callerURL: Self.origin
         )
         #expect(same.contains(HTTPField(name: "Authorization", value: "Basic dTpw")))
         let elsewhere = HopOptions.headerFields(
             request: request,
             url: URL(string: "https://elsewhere.test/b")!,
-            configuration: configuration,
+            additionalHeaders: configuration.httpAdditionalHeaders,
+            cookieStorage: configuration.httpCookieStorage,
             callerURL: Self.origin
         )
         #expect(!elsewhere.contains { $0.name == "Authorization" }, "\(elsewhere)")
@@ -48,7 +50,8 @@ import FoundationNetworking
         let sent = HopOptions.headerFields(
             request: request,
             url: Self.origin,
-            configuration: configuration,
+            additionalHeaders: configuration.httpAdditionalHeaders,
+            cookieStorage: configuration.httpCookieStorage,
             callerURL: Self.origin
         )
         #expect(
@@ -69,7 +72,8 @@ import FoundationNetworking
             url: url,
             method: "GET",
             fields: fields,
-            configuration: configuration,
+            routing: configuration.routing,
+            resourceTimeout: configuration.timeoutIntervalForResource,
             requiresSecureTransport: secure,
             elapsed: elapsed
         )

@@ -7,17 +7,25 @@ internal import CCurl
 /// transfer of an engine shares are set once per handle (EasyHandle.applyEngineOptions); each
 /// option a request may change is set here every time, to its default when the request does
 /// not use it, since handles are reused without `curl_easy_reset`. The pure parts
-/// (``headerFields(request:url:configuration:callerURL:)``, ``check(url:method:fields:configuration:requiresSecureTransport:elapsed:)``,
+/// (``headerFields(request:url:additionalHeaders:cookieStorage:callerURL:)``,
+/// ``check(url:method:fields:routing:resourceTimeout:requiresSecureTransport:elapsed:)``,
 /// ``headerLines(_:removing:)``) are tested in HopOptionsTests.
 enum HopOptions {
     /// The header fields a hop to `url` sends, before the body's and libcurl's own: the
     /// request's, then the session's additional headers it does not set itself (credentials only
     /// to `callerURL`'s origin, the URL the caller asked for), then the cookies of the session's
     /// storage for `url`. The cache's `Vary` matching reads the same list.
+    ///
+    /// Like ``check(url:method:fields:routing:resourceTimeout:requiresSecureTransport:elapsed:)``
+    /// and ``setRequest(_:url:usesTLS:httpVersion:connectTimeout:proxy:context:readBufferSize:idleTimeout:remaining:)``,
+    /// it takes the settings it reads, not the whole configuration: a transfer reads its
+    /// configuration from the engine's shared box, and passing it whole copied it at every call,
+    /// about 315 instructions each, three a request (docs/performance.md).
     static func headerFields(
         request: URLRequest,
         url: URL,
-        configuration: SessionConfiguration,
+        additionalHeaders: [String: String],
+        cookieStorage: (any CookieStoring)?,
         callerURL: URL?
     ) -> [HTTPField] {
         var fields: [HTTPField] = []
@@ -26,7 +34,7 @@ enum HopOptions {
             fields.append(HTTPField(name: name, value: value))
             seen.insert(name.lowercased())
         }
-        for (name, value) in configuration.httpAdditionalHeaders where !seen.contains(name.lowercased()) {
+        for (name, value) in additionalHeaders where !seen.contains(name.lowercased()) {
             // Session-wide credentials are for the origin the caller asked for, not for
             // wherever its server redirects.
             if let callerURL, Redirection.credentialHeaders.contains(name.lowercased()),
@@ -38,7 +46,7 @@ enum HopOptions {
         }
         // Cookies from the session's storage, for this hop's URL; a caller's own `Cookie`
         // header wins (docs/auth-cookies-cache.md).
-        if request.httpShouldHandleCookies, let storage = configuration.httpCookieStorage,
+        if request.httpShouldHandleCookies, let storage = cookieStorage,
             !fields.contains(where: { ASCII.equalsIgnoringCase($0.name, "cookie") }),
             let cookie = CookieRules.header(for: url, from: storage)
         {
@@ -49,18 +57,19 @@ enum HopOptions {
 
     /// Throws for a hop that must not be sent: invalid fields, a Unix socket path that cannot be
     /// used (before anything is sent, rather than as a connect error), plain `http` under an
-    /// evaluator that requires HTTPS, or a resource timeout already passed after `elapsed`
-    /// seconds. Returns the seconds left of the resource timeout.
+    /// evaluator that requires HTTPS, or a resource timeout (`resourceTimeout` seconds) already
+    /// passed after `elapsed` seconds. Returns the seconds left of the resource timeout.
     static func check(
         url: URL,
         method: String,
         fields: [HTTPField],
-        configuration: SessionConfiguration,
+        routing: SessionConfiguration.Routing,
+        resourceTimeout: TimeInterval,
         requiresSecureTransport: Bool,
         elapsed: Double
     ) throws -> Double {
         try RequestValidation.validate(method: method, url: url, headers: fields.lazy.map { ($0.name, $0.value) })
-        try configuration.routing.validate()
+        try routing.validate()
         if requiresSecureTransport, url.scheme?.lowercased() != "https" {
             // Enforced where the evaluator is used, for every hop: a pinning manager must not
             // send a request (or follow a redirect) in clear (docs/security.md).
@@ -71,7 +80,7 @@ enum HopOptions {
             )
             throw TransportError.urlError(gannet: error, url: url)
         }
-        let remaining = configuration.timeoutIntervalForResource - elapsed
+        let remaining = resourceTimeout - elapsed
         if remaining <= 0 {
             throw TransportError.urlError(
                 gannet: GannetError(.timedOut, "The resource timeout passed", failingURL: url),
@@ -82,13 +91,14 @@ enum HopOptions {
     }
 
     /// Sets the request's own options: its URL (`usesTLS` when it is `https`), the callbacks'
-    /// `context` (the transfer), the read size of its sink, and its timeouts (`idleTimeout` in
-    /// nanoseconds caps the connect timeout; `remaining` seconds of the resource timeout).
+    /// `context` (the transfer), the read size of its sink, and its timeouts (`connectTimeout`,
+    /// capped by `idleTimeout` in nanoseconds; `remaining` seconds of the resource timeout).
     static func setRequest(
         _ easy: EasyHandle,
         url: URL,
         usesTLS: Bool,
-        configuration: SessionConfiguration,
+        httpVersion: SessionConfiguration.HTTPVersion,
+        connectTimeout: TimeInterval,
         proxy: ProxyRoute,
         context: UnsafeMutableRawPointer,
         readBufferSize: Int,
@@ -101,7 +111,7 @@ enum HopOptions {
         // Waiting to learn whether a connection multiplexes pays only where ALPN or prior
         // knowledge tells at connect time; on cleartext HTTP/1.1 libcurl learns it from the first
         // response and leaves every transfer added meanwhile pending until that exchange ends.
-        easy.set(CURLOPT_PIPEWAIT, usesTLS || configuration.httpVersion == .http2PriorKnowledge)
+        easy.set(CURLOPT_PIPEWAIT, usesTLS || httpVersion == .http2PriorKnowledge)
         easy.set(CURLOPT_PRIVATE, pointer: context)
         easy.set(CURLOPT_HEADERDATA, pointer: context)
         easy.set(CURLOPT_WRITEDATA, pointer: context)
@@ -113,7 +123,7 @@ enum HopOptions {
         easy.set(CURLOPT_MAX_SEND_SPEED_LARGE, offset: 0)
         // Each sink reads in blocks of its own size (BodySink.readBufferSize).
         easy.set(CURLOPT_BUFFERSIZE, readBufferSize)
-        let connectMs = Int(min(configuration.connectTimeout, Double(idleTimeout) / 1e9) * 1000)
+        let connectMs = Int(min(connectTimeout, Double(idleTimeout) / 1e9) * 1000)
         easy.set(CURLOPT_CONNECTTIMEOUT_MS, max(connectMs, 1))
         easy.set(CURLOPT_TIMEOUT_MS, remaining < 1e9 ? max(Int(remaining * 1000), 1) : 0)
     }

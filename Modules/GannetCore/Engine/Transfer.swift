@@ -181,9 +181,16 @@ final class Transfer: @unchecked Sendable {
 
     // MARK: Hops
 
-    /// The header fields this hop sends (``HopOptions/headerFields(request:url:configuration:callerURL:)``).
+    /// The header fields this hop sends
+    /// (``HopOptions/headerFields(request:url:additionalHeaders:cookieStorage:callerURL:)``).
     func hopHeaderFields(for url: URL) -> [HTTPField] {
-        HopOptions.headerFields(request: request, url: url, configuration: configuration, callerURL: callerURL)
+        HopOptions.headerFields(
+            request: request,
+            url: url,
+            additionalHeaders: configuration.httpAdditionalHeaders,
+            cookieStorage: configuration.httpCookieStorage,
+            callerURL: callerURL
+        )
     }
 
     /// Sets every option of the current hop on `easy` (``HopOptions``), with what only the
@@ -197,7 +204,8 @@ final class Transfer: @unchecked Sendable {
             url: url,
             method: method,
             fields: fields,
-            configuration: configuration,
+            routing: configuration.routing,
+            resourceTimeout: configuration.timeoutIntervalForResource,
             requiresSecureTransport: serverTrustEvaluator?.requiresSecureTransport == true,
             elapsed: counters.elapsed(now: MonotonicClock.nanoseconds())
         )
@@ -209,7 +217,8 @@ final class Transfer: @unchecked Sendable {
             easy,
             url: url,
             usesTLS: machine.hop.usesTLS,
-            configuration: configuration,
+            httpVersion: configuration.httpVersion,
+            connectTimeout: configuration.connectTimeout,
             proxy: settings.proxy,
             context: Unmanaged.passUnretained(self).toOpaque(),
             readBufferSize: sink.readBufferSize,
