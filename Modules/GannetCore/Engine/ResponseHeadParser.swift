@@ -65,7 +65,8 @@ struct ResponseHeadParser {
                     statusCode: status.code,
                     httpVersion: status.version,
                     fields: fields,
-                    reasonPhrase: status.reason
+                    reasonPhrase: status.reason,
+                    contentLength: contentLength
                 )
             )
         }
@@ -101,7 +102,7 @@ struct ResponseHeadParser {
             throw GannetError(.protocolViolation, "The response has a header line without a colon")
         }
         let nameBytes = UnsafeBufferPointer(rebasing: line[0..<colon])
-        guard !nameBytes.isEmpty, nameBytes.allSatisfy(HTTPSyntax.isTokenByte) else {
+        guard HTTPSyntax.isToken(nameBytes) else {
             throw GannetError(.protocolViolation, "The response has an invalid header name")
         }
         if fields.count >= limits.maximumHeaderCount {
