@@ -267,7 +267,7 @@ public final class SessionManager: Sendable {
             progress: progress,
             interceptor: interceptor
         ) { task, outcome in
-            pipeline.deliver(outcome, of: task)
+            pipeline.deliver(consume outcome, of: task)
         }
         task.taskDescription = taskDescriptionForSessionTasks
         taskTable.withLock { $0[identifier] = task }

@@ -53,7 +53,7 @@ extension SessionTask {
         }
     }
 
-    func transferDidEnd(_ outcome: TransferOutcome) {
+    func transferDidEnd(_ outcome: consuming TransferOutcome) {
         complete(outcome)
     }
 }

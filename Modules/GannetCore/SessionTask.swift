@@ -50,7 +50,7 @@ public final class SessionTask: Sendable, Hashable, CustomStringConvertible {
     let body: BodySource?
     let sink: BodySinkKind
     let progressHandlers: ProgressHandlers
-    let onComplete: @Sendable (SessionTask, TransferOutcome) -> Void
+    let onComplete: @Sendable (SessionTask, consuming TransferOutcome) -> Void
     /// The manager's interceptor then the task's, `nil` for none (docs/interceptors.md).
     let interceptor: (any RequestInterceptor)?
     /// The manager's monitors when the task was created; `nil` without any (docs/monitors.md).
@@ -98,7 +98,7 @@ public final class SessionTask: Sendable, Hashable, CustomStringConvertible {
         manager: SessionManager,
         progress: ProgressHandlers,
         interceptor: (any RequestInterceptor)? = nil,
-        onComplete: @escaping @Sendable (SessionTask, TransferOutcome) -> Void
+        onComplete: @escaping @Sendable (SessionTask, consuming TransferOutcome) -> Void
     ) {
         progressHandlers = progress
         self.interceptor = interceptor
@@ -311,14 +311,13 @@ public final class SessionTask: Sendable, Hashable, CustomStringConvertible {
 
     /// Hands the outcome of an attempt to the retrier when there is one to ask
     /// (SessionTask+Interception.swift), else completes the task.
-    func complete(_ outcome: TransferOutcome) {
+    func complete(_ outcome: consuming TransferOutcome) {
         if interceptor != nil, interceptIfRetryable(outcome) { return }
         finalize(outcome)
     }
 
     /// Records the outcome and hands it on; only the first call for a task counts.
-    func finalize(_ outcome: TransferOutcome) {
-        var outcome = outcome
+    func finalize(_ outcome: consuming TransferOutcome) {
         let first = storage.withLock { storage -> Bool in
             guard storage.state != .completed else { return false }
             // A cancel that arrived before the completion was delivered wins, as in URLSession,
@@ -358,7 +357,10 @@ public final class SessionTask: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-/// What the engine hands back when a transfer ends.
+/// What the engine hands back when a transfer ends. It travels by `consuming` parameters, the
+/// closures' included, from the transfer's end (`Transfer.finish`, the sink, the task) to the
+/// pipeline, which borrows it while it builds the response: each copy of its dozen fields cost
+/// about 460 instructions (docs/performance.md).
 struct TransferOutcome: @unchecked Sendable {
     // @unchecked: URLRequest, HTTPURLResponse and the error are values or immutable objects
     // created on the engine thread and never mutated after this point.

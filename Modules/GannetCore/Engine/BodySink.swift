@@ -38,12 +38,12 @@ protocol BodySink: AnyObject {
     /// ends close into the outcome (``close(_:)``) and deliver it at once; one that still has
     /// bytes to write (an output stream) delivers it from its own queue once they are written
     /// (docs/engine.md, "Output streams").
-    func finish(_ outcome: TransferOutcome, deliver: @escaping @Sendable (TransferOutcome) -> Void)
+    func finish(_ outcome: consuming TransferOutcome, deliver: @escaping @Sendable (consuming TransferOutcome) -> Void)
 }
 
 extension BodySink {
-    func finish(_ outcome: TransferOutcome, deliver: @escaping @Sendable (TransferOutcome) -> Void) {
-        var outcome = outcome
+    func finish(_ outcome: consuming TransferOutcome, deliver: @escaping @Sendable (consuming TransferOutcome) -> Void)
+    {
         close(&outcome)
         deliver(outcome)
     }

@@ -32,8 +32,8 @@ final class OutputStreamSink: BodySink {
     /// The body is in the stream, never in memory.
     func close(_ outcome: inout TransferOutcome) { outcome.data = nil }
 
-    func finish(_ outcome: TransferOutcome, deliver: @escaping @Sendable (TransferOutcome) -> Void) {
-        var outcome = outcome
+    func finish(_ outcome: consuming TransferOutcome, deliver: @escaping @Sendable (consuming TransferOutcome) -> Void)
+    {
         close(&outcome)
         writer.finish(outcome, deliver: deliver)
     }
@@ -63,7 +63,7 @@ final class OutputStreamWriter: Sendable {
         /// The transfer ended: chunks still queued are dropped unless it ended well.
         var ended = false
         /// A successful transfer's outcome, waiting for the last bytes to be written.
-        var finishing: (outcome: TransferOutcome, deliver: @Sendable (TransferOutcome) -> Void)?
+        var finishing: (outcome: TransferOutcome, deliver: @Sendable (consuming TransferOutcome) -> Void)?
         var delivered = false
         var lastProgress = MonotonicClock.nanoseconds()
         var idleTimeout: TimeInterval = 60
@@ -152,7 +152,7 @@ final class OutputStreamWriter: Sendable {
     /// The transfer ended. A failed or cancelled one is delivered at once (the writer may be
     /// stuck in a `write` nothing can interrupt); a successful one once every byte is written
     /// and the stream closed, or with the writer's failure.
-    func finish(_ outcome: TransferOutcome, deliver: @escaping @Sendable (TransferOutcome) -> Void) {
+    func finish(_ outcome: TransferOutcome, deliver: @escaping @Sendable (consuming TransferOutcome) -> Void) {
         guard outcome.error == nil else {
             let first = box.withLock { box in
                 box.state.ended = true

@@ -275,9 +275,16 @@ final class Transfer: @unchecked Sendable {
     // MARK: Finishing
 
     private func finishSuccessfully() {
-        var outcome = TransferOutcome(request: request, response: response, head: head, data: nil, error: nil)
-        outcome.cacheUpdate = cacheUpdate()
-        finish(outcome: outcome)
+        finish(
+            outcome: TransferOutcome(
+                request: request,
+                response: response,
+                head: head,
+                data: nil,
+                error: nil,
+                cacheUpdate: cacheUpdate()
+            )
+        )
     }
 
     /// Completes the task with an error. Called once, when the state machine says so.
@@ -285,14 +292,13 @@ final class Transfer: @unchecked Sendable {
         finish(outcome: TransferOutcome(request: request, response: response, head: head, data: nil, error: error))
     }
 
-    private func finish(outcome: TransferOutcome) {
-        var outcome = outcome
+    private func finish(outcome: consuming TransferOutcome) {
         let now = MonotonicClock.nanoseconds()
         reportProgress(final: true)
         machine.hop.reader = nil
         outcome.metrics = counters.finalMetrics(sent: machine.hop.sentBytes, now: now)
         let observer = self.observer
-        sink.finish(outcome) { observer.transferDidEnd($0) }
+        sink.finish(outcome) { outcome in observer.transferDidEnd(consume outcome) }
     }
 
     /// Reports the byte counts; the handlers are called at most every 50 ms (``ProgressThrottle``).

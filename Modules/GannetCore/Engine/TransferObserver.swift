@@ -17,7 +17,7 @@ protocol TransferObserver: AnyObject, Sendable {
 
     /// The transfer ended; called once. On the engine thread, except for an output stream's
     /// successful transfer, reported from the stream's writer once the last byte is written.
-    func transferDidEnd(_ outcome: TransferOutcome)
+    func transferDidEnd(_ outcome: consuming TransferOutcome)
 
     /// The final response (or a multipart part) is known: event monitors are told.
     func transferDidReceiveResponse(_ response: LazyResponse)
