@@ -10,7 +10,7 @@ extension SessionTask {
         if let expectedToSend { existingProgress(upload: true)?.totalUnitCount = expectedToSend }
     }
 
-    func transferDidReceiveHead(_ head: ResponseHead, response: HTTPURLResponse?) {
+    func transferDidReceiveHead(_ head: ResponseHead, response: LazyResponse?) {
         var expected = head.expectedContentLength
         // A resumed download counts from the bytes its file kept (URLSession's
         // didResumeAtOffset): progress and the expected total include them.
@@ -20,13 +20,9 @@ extension SessionTask {
             manager.hooks.withLock({ $0.downloadTaskDidResume })?(manager, self, offset, expected)
         }
         storage.withLock { storage in
-            if let response {
-                storage.response = response
-            } else if let url = storage.currentRequest?.url ?? originalRequest?.url {
-                // `response` is documented as available once the head arrived; built on first
-                // access, so a task nobody asks costs no HTTPURLResponse here.
-                storage.lazyResponse = LazyResponse(head: head, url: url)
-            }
+            // `response` is documented as available once the head arrived; built on first
+            // access (the transfer's own object), so a task nobody asks costs no HTTPURLResponse.
+            storage.lazyResponse = response
             storage.countOfBytesExpectedToReceive = expected
         }
         existingProgress(upload: false)?.totalUnitCount = expected

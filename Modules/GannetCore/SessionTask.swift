@@ -379,11 +379,7 @@ struct TransferOutcome: @unchecked Sendable {
     var partialFile: (url: URL, size: Int64)? = nil
     /// What the session's cache may take from this transfer (SessionManager+Cache.swift).
     var cacheUpdate: CacheUpdate? = nil
-
-    /// The response, built now if a hook already needed it, else on first access.
-    var lazyResponse: LazyResponse? {
-        if let response { return LazyResponse(prebuilt: response, head: head) }
-        guard let head, let url = request?.url else { return nil }
-        return LazyResponse(head: head, url: url)
-    }
+    /// The response of `head`: the last hop's object (``Hop/lazyResponse()``), the one the task
+    /// and the event monitors were given, built when a hook needed it, else on first access.
+    var lazyResponse: LazyResponse? = nil
 }

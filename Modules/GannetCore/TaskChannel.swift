@@ -35,7 +35,7 @@ final class TaskChannel: TransferObserver {
         task.transferWillSend(request, expectedToSend: expectedToSend)
     }
 
-    func transferDidReceiveHead(_ head: ResponseHead, response: HTTPURLResponse?) {
+    func transferDidReceiveHead(_ head: ResponseHead, response: LazyResponse?) {
         task.transferDidReceiveHead(head, response: response)
     }
 

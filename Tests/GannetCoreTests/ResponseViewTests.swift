@@ -74,6 +74,37 @@ struct ResponseViewTests {
         #expect(lazy.isBuilt)
     }
 
+    /// The task during its transfer, the hooks and the completion see one `HTTPURLResponse`
+    /// object: the transfer makes one lazy response for each head and hands it to all of them
+    /// (Hop.lazyResponse()). Each used to build its own.
+    @Test(arguments: [false, true])
+    func theTaskAndItsCompletionShareOneResponseObject(responseHook: Bool) async throws {
+        let manager = SessionManager()
+        defer { manager.finishTasksAndInvalidate() }
+        let fromHook = Mutex<HTTPURLResponse?>(nil)
+        let duringTransfer = Mutex<URLResponse?>(nil)
+        if responseHook {
+            manager.setDataTaskDidReceiveResponse { _, _, response in
+                fromHook.withLock { $0 = response }
+                return .allow
+            }
+        }
+        manager.setDataTaskDidReceiveData { _, task, _ in
+            duringTransfer.withLock { if $0 == nil { $0 = task.response } }
+        }
+        let fromCompletion: HTTPURLResponse? = await withCheckedContinuation { done in
+            manager.dataTask(with: URLRequest(url: servers.nginx.adding("/small.json")), serializer: .passthrough) {
+                done.resume(returning: $0.response)
+            }
+            .resume()
+        }
+        let completion = try #require(fromCompletion)
+        let read = duringTransfer.withLock { $0 }
+        let during = try #require(read as? HTTPURLResponse, "the data hook read the task's response")
+        #expect(during === completion)
+        if responseHook { #expect(fromHook.withLock { $0 } === completion) }
+    }
+
     @Test func aSerializerThatAsksForTheResponseGetsIt() async throws {
         let manager = SessionManager()
         defer { manager.finishTasksAndInvalidate() }

@@ -40,7 +40,15 @@ import FoundationNetworking
         #expect(response.statusCode == 201)
         let again = hop.materializedResponse()
         #expect(again === response)
-        #expect(hop.lazyResponse(head: head, url: Self.url).statusCode == 201)
+        let first = hop.lazyResponse()
+        let lazy = try #require(first)
+        #expect(lazy.statusCode == 201)
+        #expect(lazy.value === response, "the lazy response is the one already built")
+        let second = hop.lazyResponse()
+        #expect(second === lazy, "one for each head")
+        hop.head = ResponseHead(statusCode: 202, httpVersion: "HTTP/1.1", fields: [])
+        let third = hop.lazyResponse()
+        #expect(third?.statusCode == 202, "a new head has a new one")
     }
 
     @Test func aHopWithADigestOrNTLMCredentialAwaitsLibcurlsProbe() {

@@ -39,10 +39,15 @@ struct Hop {
     var parser: ResponseHeadParser
     /// The response head of this hop, once complete (a `304` already replaced by the entry it
     /// confirmed, a multipart part's head while parts are split).
-    var head: ResponseHead?
+    var head: ResponseHead? {
+        didSet { lazy = nil }
+    }
     /// Built from `head` only when a hook needs it during the transfer; otherwise the
     /// processing queue builds it, off the engine thread.
     var response: HTTPURLResponse?
+    /// The response of `head` as one object for the task, its event monitors and its outcome
+    /// (``lazyResponse()``); dropped when the head changes.
+    private var lazy: LazyResponse?
     /// What the response cache does for this hop (Transfer+Cache.swift).
     var cache: CacheStep?
     /// Reads the request body for libcurl's read callback.
@@ -75,14 +80,21 @@ struct Hop {
 
     /// The response of this hop as an `HTTPURLResponse`, built on first use (a hook needs it).
     mutating func materializedResponse() -> HTTPURLResponse? {
-        if response == nil, let head, let url { response = head.makeResponse(url: url) }
+        if response == nil { response = lazyResponse()?.value }
         return response
     }
 
-    /// The hop's response for the event monitors, once its head arrived: the one built for a
-    /// hook, else one built only if a monitor reads it.
-    func lazyResponse(head: ResponseHead, url: URL) -> LazyResponse {
-        response.map { LazyResponse(prebuilt: $0, head: head) } ?? LazyResponse(head: head, url: url)
+    /// The hop's response once its head arrived (`nil` before, or without a URL): the one built
+    /// for a hook, else one built only when someone reads it. Made once for each head and
+    /// handed to the task, its event monitors and its outcome alike, so one `HTTPURLResponse` at
+    /// most is built for it (each `LazyResponse` built its own, and three were made for every
+    /// response; docs/performance.md).
+    mutating func lazyResponse() -> LazyResponse? {
+        if let lazy { return lazy }
+        guard let head, let url else { return nil }
+        let made = response.map { LazyResponse(prebuilt: $0, head: head) } ?? LazyResponse(head: head, url: url)
+        lazy = made
+        return made
     }
 
     /// The hop that follows this one to `next`.

@@ -91,7 +91,7 @@ extension Transfer {
                 return machine.stop(TransportError.urlError(gannet: error, url: url))
             case .follow(let next):
                 HopOptions.prepareToFollow(handle.easy, sentBody: body.source != nil && !headIsFromCache)
-                observer.transferWillRedirect(machine.hop.lazyResponse(head: head, url: url), to: next)
+                if let response = machine.hop.lazyResponse() { observer.transferWillRedirect(response, to: next) }
                 return machine.headParsed(head, .follow(.redirect(to: next)))
             }
         case .deliver:
@@ -100,8 +100,9 @@ extension Transfer {
 
         let needsResponse = hooks.decidesResponse || hooks.decidesResponseLater
         let response = needsResponse ? machine.hop.materializedResponse() : nil
-        observer.transferDidReceiveHead(head, response: response)
-        observer.transferDidReceiveResponse(machine.hop.lazyResponse(head: head, url: url))
+        let lazy = machine.hop.lazyResponse()
+        observer.transferDidReceiveHead(head, response: lazy)
+        if let lazy { observer.transferDidReceiveResponse(lazy) }
         machine.hop.encodedWireSlack = BodyLimits.encodedSlack(
             for: head,
             decodes: configuration.decompressesResponses && !headIsFromCache,

@@ -46,7 +46,7 @@ extension Transfer {
             return TransportError.urlError(thrown: error, as: .bodyStreamFailed, url: url)
         }
         output.sink = newSink
-        observer.transferDidReceiveHead(head, response: machine.hop.response)
+        observer.transferDidReceiveHead(head, response: machine.hop.lazyResponse())
         observer.transferDidTakeOver()
         return nil
     }

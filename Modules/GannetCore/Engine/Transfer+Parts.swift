@@ -33,8 +33,9 @@ extension Transfer {
             machine.hop.head = part
             machine.hop.response = response
             sink.replace()
-            observer.transferDidReceiveHead(part, response: response)
-            if let url { observer.transferDidReceiveResponse(LazyResponse(head: part, url: url)) }
+            let lazy = machine.hop.lazyResponse()
+            observer.transferDidReceiveHead(part, response: lazy)
+            if let lazy { observer.transferDidReceiveResponse(lazy) }
             // A part cannot continue elsewhere: switchSink refuses it while parts are split.
             if hooks.decidesResponse, let response, let stopped = askDisposition(for: response) {
                 return stopped

@@ -282,14 +282,24 @@ final class Transfer: @unchecked Sendable {
                 head: head,
                 data: nil,
                 error: nil,
-                cacheUpdate: cacheUpdate()
+                cacheUpdate: cacheUpdate(),
+                lazyResponse: machine.hop.lazyResponse()
             )
         )
     }
 
     /// Completes the task with an error. Called once, when the state machine says so.
     private func finish(error: any Error) {
-        finish(outcome: TransferOutcome(request: request, response: response, head: head, data: nil, error: error))
+        finish(
+            outcome: TransferOutcome(
+                request: request,
+                response: response,
+                head: head,
+                data: nil,
+                error: error,
+                lazyResponse: machine.hop.lazyResponse()
+            )
+        )
     }
 
     private func finish(outcome: consuming TransferOutcome) {

@@ -8,8 +8,9 @@ protocol TransferObserver: AnyObject, Sendable {
     /// length (`-1` when unknown, `nil` when the hop sends no body).
     func transferWillSend(_ request: URLRequest, expectedToSend: Int64?)
 
-    /// The final response head arrived. `response` is already built when a hook needed it.
-    func transferDidReceiveHead(_ head: ResponseHead, response: HTTPURLResponse?)
+    /// The final response head arrived; `response` is the hop's (``Hop/lazyResponse()``), `nil`
+    /// only for a request without a URL.
+    func transferDidReceiveHead(_ head: ResponseHead, response: LazyResponse?)
 
     /// Bytes moved. The counters are always current; `notifiesHandlers` says whether the
     /// progress handlers should be called now (``ProgressThrottle``); `final` is the last report.

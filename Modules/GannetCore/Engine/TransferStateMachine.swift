@@ -279,7 +279,13 @@ struct TransferStateMachine {
         guard state == .awaitingHead else {
             return stop(GannetError(.protocolViolation, "A second response head arrived in one exchange"))
         }
-        hop.head = head
+        // The transfer records the head as it arrives (a hook may need its response before the
+        // decision): recording it again would drop the response object the task was given.
+        if hop.head == nil {
+            hop.head = head
+        } else {
+            assert(hop.head == head, "the head decided on is the hop's")
+        }
         switch decision {
         case .follow(let next):
             state = .discarding(next: next)
