@@ -37,8 +37,14 @@ struct SerializerStage<Serializer: ResponseSerializing>: ResultStage {
 
     init(_ serializer: Serializer) {
         self.serializer = serializer
-        // Unwrapped once here, not at every completion.
-        reportedSerializer = (serializer as? AnyResponseSerializer)?.base ?? serializer
+        // Unwrapped once here, not at every completion. A type comparison first: a caller's
+        // generic call reaches here unspecialized, where `as?` is a run-time cast that searches
+        // conformances, about 500 instructions a task (callgrind, docs/performance.md).
+        if Serializer.self == AnyResponseSerializer.self, let erased = serializer as? AnyResponseSerializer {
+            reportedSerializer = erased.base
+        } else {
+            reportedSerializer = serializer
+        }
     }
 
     func result(
