@@ -105,39 +105,56 @@ struct ResponsePipeline<Stage: ResultStage>: Sendable {
         from site: Site,
         _ settings: Settings
     ) {
-        let monitor = task.monitor
-        let notify: @Sendable () -> Void = { [manager, stage] in
-            guard manager.configuration.postsTaskNotifications else { return }
-            let userInfo = SessionManager.completionUserInfo(
-                stage: stage,
-                result: response.result,
-                data: response.data,
-                metrics: response.metrics
-            )
-            manager.postTaskNotification(.gannetTaskDidComplete, for: task, userInfo: userInfo)
-        }
         switch delivery {
         case .direct:
             completionHandler(response)
-            monitor?.didFinish(task, error: response.error)
-            manager.processingQueue.async(execute: notify)
+            task.monitor?.didFinish(task, error: response.error)
+            manager.processingQueue.async { [self] in postDidComplete(response, of: task) }
         case .awaited(let pending):
             // Left before the handler resumes the caller, who posts it (``PendingNotification``).
-            pending.leave(notify)
+            pending.leave { [self] in postDidComplete(response, of: task) }
             completionHandler(response)
-            monitor?.didFinish(task, error: response.error)
+            task.monitor?.didFinish(task, error: response.error)
         case .queued:
-            let finish: @Sendable () -> Void = { [completionHandler] in
-                completionHandler(response)
-                monitor?.didFinish(task, error: response.error)
-                settings.group?.leave()
-                notify()
-            }
+            // Already on the completion queue (the common path), no closure carries the
+            // response: each one copied it (docs/performance.md).
             switch site {
-            case .completionQueue: finish()
-            case .processingQueue: manager.runOnCompletionQueue(settings.queue, maySync: true, finish)
-            case .engine: manager.runOnCompletionQueue(settings.queue, maySync: false, finish)
+            case .completionQueue:
+                finishOnCompletionQueue(response, of: task, settings)
+            case .processingQueue:
+                manager.runOnCompletionQueue(settings.queue, maySync: true) { [self] in
+                    finishOnCompletionQueue(response, of: task, settings)
+                }
+            case .engine:
+                manager.runOnCompletionQueue(settings.queue, maySync: false) { [self] in
+                    finishOnCompletionQueue(response, of: task, settings)
+                }
             }
         }
+    }
+
+    /// The queued delivery's end, on the completion queue: the handler, the monitors, the
+    /// caller's group, then `gannetTaskDidComplete`.
+    private func finishOnCompletionQueue(
+        _ response: DataResponse<Stage.Output>,
+        of task: SessionTask,
+        _ settings: Settings
+    ) {
+        completionHandler(response)
+        task.monitor?.didFinish(task, error: response.error)
+        settings.group?.leave()
+        postDidComplete(response, of: task)
+    }
+
+    /// Posts `gannetTaskDidComplete` with AFNetworking's userInfo, when the session posts.
+    private func postDidComplete(_ response: DataResponse<Stage.Output>, of task: SessionTask) {
+        guard manager.configuration.postsTaskNotifications else { return }
+        let userInfo = SessionManager.completionUserInfo(
+            stage: stage,
+            result: response.result,
+            data: response.data,
+            metrics: response.metrics
+        )
+        manager.postTaskNotification(.gannetTaskDidComplete, for: task, userInfo: userInfo)
     }
 }
