@@ -4,7 +4,8 @@
 /// The checks take a `String`, not `some StringProtocol`: the engine runs them on every
 /// request's method and header fields from another module, where a generic is called
 /// unspecialized and reads each byte through witness tables (docs/performance.md, "The
-/// vocabulary module"). Every caller has a `String`.
+/// vocabulary module"). Every caller has a `String`, except the engine's response-head parser,
+/// which checks a header name's bytes as libcurl handed them (`isToken` of a buffer).
 package enum HTTPSyntax {
     /// `tchar`: https://www.rfc-editor.org/rfc/rfc9110.html#name-tokens, that is letters, digits,
     /// `! # $ % & ' * + - . ^ _ | ~` and the backtick.
