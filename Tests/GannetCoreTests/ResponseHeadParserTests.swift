@@ -163,6 +163,30 @@ struct ResponseHeadParserTests {
         #expect(thrownCode { _ = try feed.bytes(bytes) } == .protocolViolation)
     }
 
+    /// The parser searches each line for NUL, a bare CR and the colon with `memchr`: a byte at
+    /// either end of the line is found as well as one inside it.
+    @Test(arguments: [
+        Array("\u{0}X-A: v\r\n".utf8),
+        Array("X-A: v\u{0}\r\n".utf8),
+        Array("\rX-A: v\r\n".utf8),
+        Array("X-A: v\rw\r\n".utf8),
+        Array("X-A\r: v\r\n".utf8),
+    ])
+    func nulOrBareCRAtEitherEndOfALineIsAProtocolViolation(bytes: [UInt8]) throws {
+        var feed = Feed()
+        _ = try feed.line("HTTP/1.1 200 OK")
+        #expect(thrownCode { _ = try feed.bytes(bytes) } == .protocolViolation)
+    }
+
+    @Test func theFirstColonSplitsNameFromValue() throws {
+        var feed = Feed()
+        _ = try feed.line("HTTP/1.1 200 OK")
+        let head = try feed.head(["X-Time: 12:30:45", "X-Empty:", "X-Colon::"])
+        #expect(head.value("X-Time") == "12:30:45")
+        #expect(head.value("X-Empty") == "")
+        #expect(head.value("X-Colon") == ":")
+    }
+
     @Test func nulInTheStatusLineIsAProtocolViolation() {
         var feed = Feed()
         #expect(thrownCode { _ = try feed.bytes(Array("HTTP/1.1 200 O\u{0}K\r\n".utf8)) } == .protocolViolation)
