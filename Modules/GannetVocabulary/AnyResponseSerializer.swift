@@ -20,13 +20,23 @@ public struct AnyResponseSerializer: ResponseSerializing {
 
     /// Wraps `serializer`; wrapping an `AnyResponseSerializer` again wraps its ``base``.
     public init<S: ResponseSerializing>(_ serializer: S) {
-        base = (serializer as? AnyResponseSerializer)?.base ?? serializer
+        base = Self.unwrapped(serializer)
     }
 
     /// Wraps a serializer whose output is optional, keeping its `nil` as `nil`.
     public init<S: ResponseSerializing, Wrapped: Sendable>(_ serializer: S) where S.Output == Wrapped? {
         // An `AnyResponseSerializer` has an optional output, so wrapping one lands here.
-        base = (serializer as? AnyResponseSerializer)?.base ?? serializer
+        base = Self.unwrapped(serializer)
+    }
+
+    /// `serializer`, or the base of an `AnyResponseSerializer`. The types are compared first:
+    /// `HTTPSessionManager` wraps its serializer for every task, and the cast alone cost about
+    /// 600 instructions when it failed (callgrind, docs/performance.md).
+    private static func unwrapped<S: ResponseSerializing>(_ serializer: S) -> any ResponseSerializing {
+        guard S.self == AnyResponseSerializer.self, let wrapper = serializer as? AnyResponseSerializer else {
+            return serializer
+        }
+        return wrapper.base
     }
 
     /// Runs the wrapped serializer.

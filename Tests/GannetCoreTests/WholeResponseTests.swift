@@ -95,5 +95,9 @@ struct WholeResponseTests {
         #expect(kept as? Int == 7)
         let twice = AnyResponseSerializer(AnyResponseSerializer(PassthroughResponseSerializer()))
         #expect(twice.base is PassthroughResponseSerializer)
+        // Wrapped again through an existential, as a manager holds its serializer.
+        let held: any ResponseSerializing = twice
+        #expect(AnyResponseSerializer(held).base is PassthroughResponseSerializer)
+        #expect(AnyResponseSerializer(Nested(value: 1)).base is Nested)
     }
 }
