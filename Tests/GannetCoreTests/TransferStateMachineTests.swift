@@ -16,6 +16,9 @@ import Testing
     private static let moved = ResponseHead(statusCode: 302, httpVersion: "HTTP/1.1", fields: [("Location", "/next")])
     private static let challenge = ResponseHead(statusCode: 401, httpVersion: "HTTP/1.1", fields: [])
     private static let credential = HopCredential(user: "u", password: "p", scheme: .digest, proxy: false)
+    /// A response whose body ends where the connection does, over TLS: the close_notify rule's case.
+    private static let firstOverTLS = URLRequest(url: URL(string: "https://example.test/first")!)
+    private static let closeDelimited = ResponseHead(statusCode: 200, httpVersion: "HTTP/1.0", fields: [])
 
     private func fresh() -> Machine {
         Machine(first: Hop(request: Self.first, limits: SessionConfiguration.Limits()))
@@ -236,9 +239,9 @@ import Testing
     }
 
     @Test func aTruncationIsNotCheckedOnAHopThatIsFollowed() {
-        var machine = discarding()
-        let cut = GannetError(.transport, "cut")
-        #expect(machine.hopEnded(code: 0, truncation: cut) == .follow(Self.target, previous: Self.first))
+        var machine = Machine(first: Hop(request: Self.firstOverTLS, limits: SessionConfiguration.Limits()))
+        #expect(machine.headParsed(Self.closeDelimited, .follow(.redirect(to: Self.target))) == .take)
+        #expect(machine.hopEnded(code: 0) == .follow(Self.target, previous: Self.firstOverTLS))
         #expect(machine.failure == nil)
     }
 
@@ -252,12 +255,19 @@ import Testing
         #expect(machine.hop.head == Self.ok)
     }
 
+    /// A body delimited by the close of a TLS connection that sent no close_notify
+    /// (``HeadPolicy/truncation(of:)``); with close_notify the same end is clean.
     @Test func aCleanEndThatThePolicyCallsATruncationFailsWithIt() {
-        var machine = receiving()
-        #expect(machine.hopEnded(code: 0, truncation: GannetError(.transport, "cut")) == .fail(.recorded))
-        #expect((machine.failure as? GannetError)?.message == "cut")
-        var awaiting = awaitingDisposition()
-        #expect(awaiting.hopEnded(code: 0, truncation: GannetError(.transport, "cut")) == .fail(.recorded))
+        for disposition in [Machine.HeadDecision.deliver, .deliverAfterDisposition] {
+            var machine = Machine(first: Hop(request: Self.firstOverTLS, limits: SessionConfiguration.Limits()))
+            _ = machine.headParsed(Self.closeDelimited, disposition)
+            #expect(machine.hopEnded(code: 0) == .fail(.recorded))
+            #expect((machine.failure as? URLError)?.code == .networkConnectionLost)
+            var whole = Machine(first: Hop(request: Self.firstOverTLS, limits: SessionConfiguration.Limits()))
+            _ = whole.headParsed(Self.closeDelimited, disposition)
+            whole.hop.closeNotifyArrived = true
+            #expect(whole.hopEnded(code: 0) == .finish)
+        }
     }
 
     @Test func aFailedEndAfterTheHeadFailsWithLibcurlsCode() {
@@ -600,4 +610,5 @@ import Testing
         #expect(cached.headParsed(closeDelimited, .deliver) == .take)
         #expect(cached.truncation == nil)
     }
+
 }

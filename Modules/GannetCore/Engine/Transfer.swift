@@ -252,8 +252,7 @@ final class Transfer: @unchecked Sendable {
     /// already detached the handle.
     func hopEnded(_ code: CURLcode) -> TransferStateMachine.Effect {
         let code = deliverRevalidatedBody(code)
-        let truncation = code == CURLE_OK ? machine.truncation : nil
-        return machine.hopEnded(code: Int32(bitPattern: code.rawValue), truncation: truncation)
+        return machine.hopEnded(code: Int32(bitPattern: code.rawValue))
     }
 
     /// The meaning of a failure, from what the transfer knows now.

@@ -169,7 +169,7 @@ struct TransferStateMachine {
     private(set) var state: State = .awaitingHead
     /// The hop in flight (the last one, once finished), beside its state rather than inside
     /// each case: read and changed in place on every callback, it is never copied. A new hop
-    /// replaces it whole when one is followed (``hopEnded(code:truncation:)``).
+    /// replaces it whole when one is followed (``hopEnded(code:)``).
     var hop: Hop
     /// Suspended by the task: paused both ways, and its idle timeout does not run.
     private(set) var isSuspended = false
@@ -342,12 +342,11 @@ struct TransferStateMachine {
         return false
     }
 
-    /// libcurl ended the hop, cleanly (`code == 0`) or not; `truncation` is the error of a clean
-    /// end that the head policy still calls a cut (``HeadPolicy/truncation(of:)``). After a
-    /// followed hop's body (or one cut short): ``Effect/follow(_:previous:)``, the next hop now
-    /// awaiting its head; after a body: ``Effect/finish``; else ``Effect/fail(_:)``;
-    /// ``Effect/none`` once finished.
-    mutating func hopEnded(code: Int32, truncation: (any Error)? = nil) -> Effect {
+    /// libcurl ended the hop, cleanly (`code == 0`) or not; a clean end that the head policy
+    /// still calls a cut fails with ``truncation``. After a followed hop's body (or one cut
+    /// short): ``Effect/follow(_:previous:)``, the next hop now awaiting its head; after a body:
+    /// ``Effect/finish``; else ``Effect/fail(_:)``; ``Effect/none`` once finished.
+    mutating func hopEnded(code: Int32) -> Effect {
         let clean = code == 0
         switch state {
         case .discarding(let next):
@@ -363,6 +362,9 @@ struct TransferStateMachine {
             return end(.fail(.recorded))
         case .receiving, .awaitingDisposition:
             guard clean else { return end(.fail(.libcurl(code))) }
+            // Asked here, not by the transfer before the call: reading a computed property of
+            // the machine from outside copied the whole machine, about 670 instructions a
+            // request (callgrind, docs/performance.md).
             if let truncation {
                 failure = failure ?? truncation
                 return end(.fail(.recorded))
