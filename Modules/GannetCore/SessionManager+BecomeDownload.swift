@@ -7,7 +7,7 @@ extension SessionManager {
     /// finishes the file as a download task does (``finishBecameDownload(_:of:)``), then runs
     /// the data task's completion handler. `nil` when a cancel won the race.
     func makeDownloadTask(replacing dataTask: SessionTask, driver: any TransferDriver) -> SessionTask? {
-        let finisher = DownloadSerializer(destination: nil, validator: responseSerializer)
+        let finisher = BecameDownload(DownloadSerializer(destination: nil, validator: responseSerializer))
         let completion = dataTask.onComplete
         let downloadTask = SessionTask(
             identifier: Self.nextIdentifier.wrappingAdd(1, ordering: .relaxed).oldValue,
@@ -85,7 +85,7 @@ extension SessionManager {
     /// before the data task's serializer and completion handler see the outcome. Processing
     /// queue.
     func finishBecameDownload(_ outcome: TransferOutcome, of task: SessionTask) -> TransferOutcome {
-        guard let finisher = outcome.becameDownload else { return outcome }
+        guard let finisher = outcome.becameDownload?.finisher else { return outcome }
         var outcome = outcome
         let download = FinishedDownload(
             fileURL: outcome.fileURL,

@@ -357,6 +357,16 @@ public final class SessionTask: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
+/// The serializer that finishes the file of a download task a data task became, held by
+/// reference: the pipeline asks three times a response whether there is one, and as an
+/// optional struct holding an existential each question copied and destroyed it, about 300
+/// instructions (callgrind, docs/performance.md).
+final class BecameDownload: Sendable {
+    let finisher: DownloadSerializer
+
+    init(_ finisher: DownloadSerializer) { self.finisher = finisher }
+}
+
 /// What the engine hands back when a transfer ends. It travels by `consuming` parameters, the
 /// closures' included, from the transfer's end (`Transfer.finish`, the sink, the task) to the
 /// pipeline, which borrows it while it builds the response: each copy of its dozen fields cost
@@ -374,7 +384,7 @@ struct TransferOutcome: @unchecked Sendable {
     var fileURL: URL? = nil
     /// How a download task that a data task became (``ResponseDisposition/becomeDownload``)
     /// finishes its file before the data task's completion handler sees it.
-    var becameDownload: DownloadSerializer? = nil
+    var becameDownload: BecameDownload? = nil
     /// A cancelled download's partial file and its size, kept for resume data.
     var partialFile: (url: URL, size: Int64)? = nil
     /// What the session's cache may take from this transfer (SessionManager+Cache.swift).
