@@ -359,7 +359,7 @@ public final class SessionTask: Sendable, Hashable, CustomStringConvertible {
 
 /// The serializer that finishes the file of a download task a data task became, held by
 /// reference: the pipeline asks three times a response whether there is one, and as an
-/// optional struct holding an existential each question copied and destroyed it, about 300
+/// optional struct holding an existential each question copied and destroyed it, about 250
 /// instructions (callgrind, docs/performance.md).
 final class BecameDownload: Sendable {
     let finisher: DownloadSerializer

@@ -27,7 +27,7 @@ private func unwrappedOpened<Value>(_ value: Value) -> Any? {
     }
     // A test of the dynamic type's kind first: for a value that is no `Optional`, the failing
     // value cast tried every bridging route, and the metatype cast that replaced it still
-    // looked up conformances, about 1,000 instructions for the JSON serializer's dictionary
+    // looked up conformances, about 800 instructions for the JSON serializer's dictionary
     // (callgrind, docs/performance.md). `_isOptional` reads the type's metadata.
     guard _isOptional(Value.self), let optional = value as? any OptionalInspecting else {
         return value

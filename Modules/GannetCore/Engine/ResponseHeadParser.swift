@@ -159,8 +159,8 @@ struct ResponseHeadParser {
     }
 
     /// The index of the first `byte` in `bytes`, found by libc's `memchr`. Each line is searched
-    /// three times (a NUL, a bare CR, the colon); element by element that cost about 5
-    /// instructions a byte, 2,000 a response (callgrind, docs/performance.md).
+    /// three times (a NUL, a bare CR, the colon); element by element that cost about 1,000
+    /// instructions a response more (callgrind, docs/performance.md).
     private static func index(of byte: UInt8, in bytes: UnsafeBufferPointer<UInt8>) -> Int? {
         guard let base = bytes.baseAddress, let found = memchr(base, Int32(byte), bytes.count) else { return nil }
         return bytes.startIndex + (UnsafeRawPointer(found) - UnsafeRawPointer(base))
