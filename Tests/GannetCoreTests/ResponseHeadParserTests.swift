@@ -153,26 +153,18 @@ struct ResponseHeadParserTests {
         #expect(thrownCode { _ = try feed.line(line) } == .protocolViolation)
     }
 
+    /// A NUL or a bare CR anywhere in a field line, its first and last bytes included (the
+    /// parser searches each line with `memchr`).
     @Test(arguments: [
         Array("X-Nul: a\u{0}b\r\n".utf8),
         Array("X-Nul\u{0}: ab\r\n".utf8),
-    ])
-    func nulInAFieldIsAProtocolViolation(bytes: [UInt8]) throws {
-        var feed = Feed()
-        _ = try feed.line("HTTP/1.1 200 OK")
-        #expect(thrownCode { _ = try feed.bytes(bytes) } == .protocolViolation)
-    }
-
-    /// The parser searches each line for NUL, a bare CR and the colon with `memchr`: a byte at
-    /// either end of the line is found as well as one inside it.
-    @Test(arguments: [
         Array("\u{0}X-A: v\r\n".utf8),
         Array("X-A: v\u{0}\r\n".utf8),
         Array("\rX-A: v\r\n".utf8),
         Array("X-A: v\rw\r\n".utf8),
         Array("X-A\r: v\r\n".utf8),
     ])
-    func nulOrBareCRAtEitherEndOfALineIsAProtocolViolation(bytes: [UInt8]) throws {
+    func nulOrBareCRInAFieldIsAProtocolViolation(bytes: [UInt8]) throws {
         var feed = Feed()
         _ = try feed.line("HTTP/1.1 200 OK")
         #expect(thrownCode { _ = try feed.bytes(bytes) } == .protocolViolation)

@@ -610,5 +610,4 @@ import Testing
         #expect(cached.headParsed(closeDelimited, .deliver) == .take)
         #expect(cached.truncation == nil)
     }
-
 }
