@@ -58,18 +58,37 @@ extension SessionManager {
 
     /// Uploads the file at `fileURL` as the body of `request`, streamed from disk.
     public func upload(for request: URLRequest, fromFile fileURL: URL) async throws -> (Data, HTTPURLResponse) {
-        let response = await awaitResponse { delivery, deliver in
+        try await response(for: request, fromFile: fileURL, serializer: PassthroughResponseSerializer()).get()
+    }
+
+    /// Uploads the file at `fileURL` as the body of `request`, streamed from disk, and returns
+    /// the whole ``DataResponse``, as ``response(for:serializer:interceptor:uploadProgress:downloadProgress:)``
+    /// does for a body in memory.
+    ///
+    /// ```swift
+    /// let response = await manager.response(for: request, fromFile: file, serializer: .passthrough,
+    ///                                       uploadProgress: { print($0.fractionCompleted) })
+    /// ```
+    public func response<Serializer: ResponseSerializing>(
+        for request: URLRequest,
+        fromFile fileURL: URL,
+        serializer: Serializer,
+        interceptor: (any RequestInterceptor)? = nil,
+        uploadProgress: (@Sendable (Progress) -> Void)? = nil,
+        downloadProgress: (@Sendable (Progress) -> Void)? = nil
+    ) async -> DataResponse<Serializer.Output> {
+        await awaitResponse { delivery, deliver in
             makeTask(
                 kind: .upload,
                 request: request,
                 body: .file(fileURL),
-                serializer: PassthroughResponseSerializer(),
-                progress: ProgressHandlers(),
+                serializer: serializer,
+                progress: ProgressHandlers(upload: uploadProgress, download: downloadProgress),
                 delivery: delivery,
+                interceptor: interceptor,
                 completionHandler: deliver
             )
         }
-        return try response.get()
     }
 
     /// Starts the task `make` creates (with the ``Delivery`` it is given) and waits for its

@@ -130,25 +130,15 @@ extension SessionManager {
     /// for try await chunk in body { handle(chunk) }
     /// ```
     public func bytes(for request: URLRequest) async throws -> (HTTPURLResponse, AsyncThrowingStream<Data, any Error>) {
-        let (task, state) = makeByteStreamTask(for: request)
-        task.resume()
-        let lazy = try await withTaskCancellationHandler {
-            try await state.response()
-        } onCancel: {
-            task.cancel()
-        }
-        guard let response = lazy.value else {
+        let streamed = try await streamedResponse(for: request)
+        guard let response = streamed.response else {
             throw TransportError.make(
                 .badServerResponse,
                 underlying: GannetError(.protocolViolation, "No HTTP response"),
                 url: request.url
             )
         }
-        // Pull-based: the stream asks for the next chunk only when the consumer does, which is
-        // what lets the engine apply backpressure.
-        let consumer = ByteStreamConsumer(state: state)
-        let stream = AsyncThrowingStream<Data, any Error> { try await consumer.next() }
-        return (response, stream)
+        return (response, streamed.body)
     }
 }
 

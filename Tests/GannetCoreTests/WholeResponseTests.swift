@@ -28,6 +28,48 @@ struct WholeResponseTests {
         #expect(whole.metrics != nil)
     }
 
+    @Test("streamedResponse(for:) keeps the head as received and streams the body")
+    func streamedHeadAsReceived() async throws {
+        let url = servers.httpbin.adding("/response-headers?X-Mixed-Case=one&X-Twice=a&X-Twice=b")
+        let streamed = try await SessionManager().streamedResponse(for: URLRequest(url: url))
+        #expect(streamed.statusCode == 200)
+        #expect(streamed.reasonPhrase == "OK")
+        #expect(streamed.httpVersion == "HTTP/1.1")
+        #expect(streamed.headerFields.contains { $0.name == "X-Mixed-Case" && $0.value == "one" })
+        #expect(streamed.headerFields.filter { $0.name == "X-Twice" }.map(\.value) == ["a", "b"])
+        #expect(streamed.headerValue("x-twice") == "a, b")
+        #expect(streamed.response?.statusCode == 200)
+        #expect(streamed.response?.value(forHTTPHeaderField: "X-Twice") == "a, b", "HTTPURLResponse merges them")
+        var body = Data()
+        for try await chunk in streamed.body { body.append(chunk) }
+        let echoed = try #require(try JSONSerialization.jsonObject(with: body) as? [String: Any])
+        #expect(echoed["X-Twice"] as? [String] == ["a", "b"])
+    }
+
+    @Test("response(for:fromFile:) streams the file up, reports progress and keeps the head")
+    func uploadFromFile() async throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("gannet-whole-\(UUID()).txt")
+        defer { try? FileManager.default.removeItem(at: file) }
+        let payload = String(repeating: "gannet ", count: 10_000)
+        try Data(payload.utf8).write(to: file)
+        var request = URLRequest(url: servers.httpbin.adding("/anything"))
+        request.httpMethod = "PUT"
+        let sent = Mutex<Int64>(0)
+        let whole = await SessionManager().response(
+            for: request,
+            fromFile: file,
+            serializer: .passthrough,
+            uploadProgress: { progress in sent.withLock { $0 = max($0, progress.completedUnitCount) } }
+        )
+        let (body, response) = try whole.get()
+        #expect(response.statusCode == 200)
+        #expect(whole.reasonPhrase == "OK")
+        let echoed = try #require(try JSONSerialization.jsonObject(with: body) as? [String: Any])
+        #expect(echoed["method"] as? String == "PUT")
+        #expect(echoed["data"] as? String == payload)
+        #expect(sent.withLock { $0 } == Int64(payload.utf8.count))
+    }
+
     @Test("response(for:) reports download progress")
     func progress() async throws {
         let seen = Mutex<Int64>(0)
