@@ -94,6 +94,25 @@ extension HTTPResponse {
         }
         self = converted
     }
+
+    /// The head of `streamed` as received: the reason phrase, and the fields in wire order with
+    /// repeated names (`Set-Cookie`) apart.
+    ///
+    /// ```swift
+    /// let streamed = try await manager.streamedResponse(for: urlRequest)
+    /// let head = try HTTPResponse(streamed)
+    /// ```
+    /// - Throws: `GannetError(.protocolViolation)` for a status code outside 0...999 or a field
+    ///   name that is not a token.
+    public init(_ streamed: StreamedResponse) throws {
+        if let reasonPhrase = streamed.reasonPhrase {
+            try self.init(statusCode: streamed.statusCode, reasonPhrase: reasonPhrase, fields: streamed.headerFields)
+        } else if let response = streamed.response {
+            try self.init(response)
+        } else {
+            throw GannetError(.protocolViolation, "No HTTP response")
+        }
+    }
 }
 
 extension HTTPURLResponse {

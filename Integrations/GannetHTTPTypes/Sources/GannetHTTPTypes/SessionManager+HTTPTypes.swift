@@ -37,8 +37,8 @@ extension SessionManager {
     /// Uploads the file at `fileURL` as the body of `request`, streamed from disk, and returns
     /// the response body and the response.
     public func upload(for request: HTTPRequest, fromFile fileURL: URL) async throws -> (Data, HTTPResponse) {
-        let (data, response) = try await upload(for: URLRequest(request), fromFile: fileURL)
-        return (data, try HTTPResponse(response))
+        let urlRequest = try URLRequest(request)
+        return try received(await response(for: urlRequest, fromFile: fileURL, serializer: .passthrough), urlRequest)
     }
 
     /// Sends `request` with `body` and returns once the response head arrived, with the body as
@@ -52,13 +52,18 @@ extension SessionManager {
     ) async throws -> (HTTPResponse, AsyncThrowingStream<Data, any Error>) {
         var urlRequest = try URLRequest(request)
         body.apply(to: &urlRequest)
-        let (response, chunks) = try await bytes(for: urlRequest)
-        return (try HTTPResponse(response), chunks)
+        let streamed = try await streamedResponse(for: urlRequest)
+        return (try HTTPResponse(streamed), streamed.body)
     }
 
     private func send(_ request: URLRequest) async throws -> (Data, HTTPResponse) {
-        let whole = await response(for: request, serializer: .passthrough)
-        let (data, _) = try whole.get()
+        try received(await response(for: request, serializer: .passthrough), request)
+    }
+
+    /// The body and the head as received (reason phrase, repeated fields apart) of a finished
+    /// task, or its error.
+    private func received(_ whole: DataResponse<Data>, _ request: URLRequest) throws -> (Data, HTTPResponse) {
+        let data = try whole.result.get()
         guard let response = whole.httpResponse else {
             throw GannetError(.protocolViolation, "No HTTP response", failingURL: request.url)
         }

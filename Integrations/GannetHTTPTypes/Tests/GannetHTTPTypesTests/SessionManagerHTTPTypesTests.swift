@@ -76,9 +76,32 @@ struct SessionManagerHTTPTypesTests {
         #expect(echo.body_sha256 == (try sha256Hex(of: body)))
     }
 
-    @Test func aResponseKeepsItsReasonPhraseAndRepeatedFieldsInOrder() async throws {
+    /// The calls that return an `HTTPResponse`: each must build it from the head as received,
+    /// not from the `HTTPURLResponse`, which merges repeated fields and has no reason phrase.
+    enum Call: String, CaseIterable, Sendable {
+        case data, uploadFromData, uploadFromFile, bytes
+    }
+
+    @Test(arguments: Call.allCases)
+    func aResponseKeepsItsReasonPhraseAndRepeatedFieldsInOrder(_ call: Call) async throws {
         let manager = SessionManager()
-        let (_, response) = try await manager.data(for: HTTPRequest(method: .get, url: server.url("/cookies")))
+        let request = HTTPRequest(method: .post, url: server.url("/cookies"))
+        let response: HTTPResponse
+        switch call {
+        case .data:
+            (_, response) = try await manager.data(for: request)
+        case .uploadFromData:
+            (_, response) = try await manager.upload(for: request, from: Data("x".utf8))
+        case .uploadFromFile:
+            let file = FileManager.default.temporaryDirectory.appendingPathComponent("gannet-httptypes-\(UUID()).txt")
+            try Data("x".utf8).write(to: file)
+            defer { try? FileManager.default.removeItem(at: file) }
+            (_, response) = try await manager.upload(for: request, fromFile: file)
+        case .bytes:
+            let chunks: AsyncThrowingStream<Data, any Error>
+            (response, chunks) = try await manager.bytes(for: request)
+            for try await _ in chunks {}
+        }
 
         #expect(response.status.code == 200)
         #expect(response.status.reasonPhrase == "Fine")

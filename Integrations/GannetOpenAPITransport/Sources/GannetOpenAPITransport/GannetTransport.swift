@@ -24,9 +24,10 @@ import FoundationNetworking
 /// `HTTPBody` as it is sent (with its `Content-Length` when known, chunked otherwise) and is
 /// never held whole. Response bodies: ``Configuration/ResponseBody/streamed`` (the default)
 /// returns once the head arrived, with the body an `HTTPBody` read from Gannet's backpressured
-/// byte stream (``GannetCore/SessionManager/bytes(for:)``); ``Configuration/ResponseBody/buffered``
-/// waits for the whole body, which lets the manager's retriers retry (a byte stream is adapted but
-/// never retried, docs/interceptors.md) and keeps repeated response fields apart.
+/// byte stream (``GannetCore/SessionManager/streamedResponse(for:)``);
+/// ``Configuration/ResponseBody/buffered`` waits for the whole body, which lets the manager's
+/// retriers retry (a byte stream is adapted but never retried, docs/interceptors.md). Both keep
+/// the head as received: the reason phrase, and repeated response fields apart.
 ///
 /// Cancelling the Swift task that awaits an operation, or the one reading its response body,
 /// cancels the Gannet task.
@@ -108,17 +109,18 @@ public struct GannetTransport: ClientTransport {
         method: HTTPRequest.Method,
         requestBody: HTTPBodyBridge?
     ) async throws -> (HTTPResponse, HTTPBody?) {
-        // bytes(for:) cancels the Gannet task when the Swift task is cancelled while the head is
-        // awaited; the request body's reading thread may be blocked on the body's producer, so
-        // end that too.
-        let (response, chunks) = try await withTaskCancellationHandler {
-            try await manager.bytes(for: request)
+        // streamedResponse(for:) cancels the Gannet task when the Swift task is cancelled while
+        // the head is awaited; the request body's reading thread may be blocked on the body's
+        // producer, so end that too.
+        let streamed = try await withTaskCancellationHandler {
+            try await manager.streamedResponse(for: request)
         } onCancel: {
             requestBody?.terminate(failure: CancellationError())
         }
-        let head = try HTTPResponse(response)
+        // The head as received: repeated fields (Set-Cookie) apart, the reason phrase kept.
+        let head = try HTTPResponse(streamed)
         guard Self.hasBody(method: method, status: head.status) else { return (head, nil) }
-        let sequence = ResponseChunks(chunks: chunks, requestBody: requestBody)
+        let sequence = ResponseChunks(chunks: streamed.body, requestBody: requestBody)
         return (head, HTTPBody(sequence, length: Self.length(of: head), iterationBehavior: .single))
     }
 
@@ -132,7 +134,8 @@ public struct GannetTransport: ClientTransport {
         } onCancel: {
             requestBody?.terminate(failure: CancellationError())
         }
-        let (data, _) = try whole.get()
+        // The result, not get(): get() would build an HTTPURLResponse this never reads.
+        let data = try whole.result.get()
         guard let head = whole.httpResponse else {
             throw GannetError(.protocolViolation, "No HTTP response", failingURL: request.url)
         }

@@ -161,6 +161,19 @@ struct OpenAPITransportTests {
         #expect(server.probe.operations.count == before)
     }
 
+    @Test(arguments: [GannetTransport.Configuration.ResponseBody.streamed, .buffered])
+    func theResponseHeadIsTheOneReceived(_ responseBody: GannetTransport.Configuration.ResponseBody) async throws {
+        let transport = GannetTransport(manager: SessionManager(), configuration: .init(responseBody: responseBody))
+        let request = HTTPRequest(method: .get, scheme: nil, authority: nil, path: "/cookies")
+
+        let (response, body) = try await transport.send(request, body: nil, baseURL: server.plainURL, operationID: "x")
+
+        #expect(response.status.code == 200)
+        #expect(response.headerFields[values: .setCookie] == ["a=1; Path=/", "b=2; Path=/"])
+        let data = try await Data(collecting: try #require(body), upTo: 1024)
+        #expect(String(decoding: data, as: UTF8.self) == "ok")
+    }
+
     @Test func aBaseURLAndPathThatMakeNoURLAreATypedError() async throws {
         let transport = GannetTransport(manager: SessionManager())
         let request = HTTPRequest(method: .get, scheme: nil, authority: nil, path: "/items")

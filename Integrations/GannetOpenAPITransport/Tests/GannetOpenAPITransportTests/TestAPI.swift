@@ -182,6 +182,8 @@ final class TestServer: Sendable {
     let probe = ServerProbe()
     /// `http://127.0.0.1:<port>/api`, the document's server URL on the bound port.
     let serverURL: URL
+    /// `http://127.0.0.1:<port>/plain`: routes outside the document.
+    let plainURL: URL
 
     private static let instance = Mutex<Task<TestServer, any Error>?>(nil)
 
@@ -203,6 +205,20 @@ final class TestServer: Sendable {
             serverURL: URL(string: "/api")!,
             middlewares: [RecordingMiddleware(probe: probe)]
         )
+        // Outside the document, for the transport's own tests: a repeated field, which
+        // HTTPURLResponse would merge. (Hummingbird writes the standard reason phrase whatever
+        // the status says; GannetHTTPTypes' tests check that one is kept.)
+        router.get("/plain/cookies") { _, _ -> Response in
+            var fields = HTTPFields()
+            fields.append(HTTPField(name: .setCookie, value: "a=1; Path=/"))
+            fields.append(HTTPField(name: .setCookie, value: "b=2; Path=/"))
+            fields.append(HTTPField(name: .contentLength, value: "2"))
+            return Response(
+                status: .ok,
+                headers: fields,
+                body: ResponseBody(byteBuffer: ByteBuffer(string: "ok"))
+            )
+        }
         let port = AsyncStream<Int>.makeStream()
         let app = Application(
             router: router,
@@ -219,5 +235,6 @@ final class TestServer: Sendable {
             throw ServerError("the Hummingbird server did not start on 127.0.0.1")
         }
         serverURL = URL(string: "http://127.0.0.1:\(bound)/api")!
+        plainURL = URL(string: "http://127.0.0.1:\(bound)/plain")!
     }
 }
