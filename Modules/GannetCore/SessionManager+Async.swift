@@ -11,6 +11,8 @@ extension SessionManager {
     }
 
     /// Sends `request` and returns the value `serializer` produced.
+    @_specialize(exported:true,where Serializer == PassthroughResponseSerializer)
+    @_specialize(exported:true,where Serializer == AnyResponseSerializer)
     public func value<Serializer: ResponseSerializing>(
         for request: URLRequest,
         serializer: Serializer
@@ -35,6 +37,8 @@ extension SessionManager {
     ///   - interceptor: adapts and retries this request after the manager's ``interceptor``.
     ///   - uploadProgress: called with the task's upload `Progress` as body bytes are sent.
     ///   - downloadProgress: called with the task's download `Progress` as bytes arrive.
+    @_specialize(exported:true,where Serializer == PassthroughResponseSerializer)
+    @_specialize(exported:true,where Serializer == AnyResponseSerializer)
     public func response<Serializer: ResponseSerializing>(
         for request: URLRequest,
         serializer: Serializer,
@@ -69,6 +73,7 @@ extension SessionManager {
     /// let response = await manager.response(for: request, fromFile: file, serializer: .passthrough,
     ///                                       uploadProgress: { print($0.fractionCompleted) })
     /// ```
+    @_specialize(exported:true,where Serializer == PassthroughResponseSerializer)
     public func response<Serializer: ResponseSerializing>(
         for request: URLRequest,
         fromFile fileURL: URL,

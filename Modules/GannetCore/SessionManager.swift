@@ -134,6 +134,8 @@ public final class SessionManager: Sendable {
     ///   - downloadProgress: called with the task's download `Progress` as bytes arrive.
     ///   - completionHandler: called once on ``completionQueue`` with the outcome, after the
     ///     last attempt.
+    @_specialize(exported:true,where Serializer == PassthroughResponseSerializer)
+    @_specialize(exported:true,where Serializer == AnyResponseSerializer)
     public func dataTask<Serializer: ResponseSerializing>(
         with request: URLRequest,
         serializer: Serializer,
@@ -172,6 +174,7 @@ public final class SessionManager: Sendable {
     }
 
     /// Creates a task that uploads the contents of `fileURL`, read as it is sent.
+    @_specialize(exported:true,where Serializer == PassthroughResponseSerializer)
     public func uploadTask<Serializer: ResponseSerializing>(
         with request: URLRequest,
         fromFile fileURL: URL,
@@ -190,6 +193,7 @@ public final class SessionManager: Sendable {
     }
 
     /// Creates a task that uploads `bodyData`.
+    @_specialize(exported:true,where Serializer == PassthroughResponseSerializer)
     public func uploadTask<Serializer: ResponseSerializing>(
         with request: URLRequest,
         from bodyData: Data,
@@ -233,9 +237,14 @@ public final class SessionManager: Sendable {
     }
 
     // Specialized for the serializers of the default data task and of HTTPSessionManager: a
-    // caller outside the module reaches this generic code unspecialized, and each response then
-    // looked up the metadata of `Result` and `DataResponse` a dozen times, 4,300 instructions
-    // (callgrind, docs/performance.md).
+    // generic caller reaches this code unspecialized, and each response then looked up the
+    // metadata of `Result` and `DataResponse` a dozen times, 4,300 instructions (callgrind,
+    // docs/performance.md). A caller in another module reaches the public generic entry points
+    // (`dataTask(with:serializer:...)`, `response(for:serializer:...)` and the others marked
+    // `@_specialize(exported: true, ...)`) unspecialized too: each task then looked up the
+    // metadata of `SerializerStage` and `ResponsePipeline` and copied them through value
+    // witnesses, about 1,000 instructions a task. Those entry points therefore export
+    // specializations for the same two serializers, which the caller's compiler calls instead.
     @_specialize(where Stage == SerializerStage<PassthroughResponseSerializer>)
     @_specialize(where Stage == SerializerStage<AnyResponseSerializer>)
     func makeTask<Stage: ResultStage>(
