@@ -37,7 +37,8 @@ public final class SessionManager: Sendable {
         var responseSerializer: any ResponseSerializing = PassthroughResponseSerializer()
         var completionQueue: DispatchQueue?
         var completionGroup: DispatchGroup?
-        var interceptor: (any RequestInterceptor)?
+        /// ``interceptor``, wrapped once for the tasks (``TaskInterceptor``).
+        var interceptor: TaskInterceptor?
         var invalidated = false
         var finishing = false
         /// ``taskDescriptionForSessionTasks``, built once: it is compared at every notification.
@@ -91,8 +92,8 @@ public final class SessionManager: Sendable {
     /// manager.interceptor = RetryPolicy()
     /// ```
     public var interceptor: (any RequestInterceptor)? {
-        get { settings.withLock { $0.interceptor } }
-        set { settings.withLock { $0.interceptor = newValue } }
+        get { settings.withLock { $0.interceptor?.base } }
+        set { settings.withLock { $0.interceptor = newValue.map(TaskInterceptor.init) } }
     }
 
     /// Tasks that have not completed yet.
@@ -259,7 +260,7 @@ public final class SessionManager: Sendable {
         completionHandler: @escaping @Sendable (DataResponse<Stage.Output>) -> Void
     ) -> SessionTask {
         let identifier = Self.nextIdentifier.wrappingAdd(1, ordering: .relaxed).oldValue
-        let interceptor = Interceptor.combining(settings.withLock { $0.interceptor }, interceptor)
+        let interceptor = TaskInterceptor.combining(settings.withLock { $0.interceptor }, interceptor)
         let pipeline = ResponsePipeline(
             manager: self,
             stage: stage,
@@ -338,7 +339,7 @@ public final class SessionManager: Sendable {
             return
         }
         // A first attempt with nothing to adapt starts here, as without an interceptor.
-        if let interceptor = task.interceptor, !Interceptor.adaptsNothing(interceptor) {
+        if let interceptor = task.interceptor, !interceptor.adaptsNothing {
             task.beginFirstAttempt(interceptor)
             return
         }

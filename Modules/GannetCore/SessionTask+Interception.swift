@@ -24,7 +24,7 @@ extension SessionTask {
     // MARK: Starting an attempt
 
     /// Starts the first attempt of a task that has an interceptor: adapt, then transfer.
-    func beginFirstAttempt(_ interceptor: any RequestInterceptor) {
+    func beginFirstAttempt(_ interceptor: TaskInterceptor) {
         guard let generation = openInterlude() else {
             // cancel() ran between resume() and here, found neither transfer nor interlude,
             // and left the completion to us.
@@ -35,11 +35,11 @@ extension SessionTask {
     }
 
     /// Adapts the original request, then starts a transfer with the result.
-    private func adaptAndStart(_ interceptor: any RequestInterceptor) async {
+    private func adaptAndStart(_ interceptor: TaskInterceptor) async {
         let original = originalRequest ?? URLRequest(url: URL(string: "about:blank")!)
         let request: URLRequest
         do {
-            request = try await interceptor.adapt(original, for: self)
+            request = try await interceptor.base.adapt(original, for: self)
             try Task.checkCancellation()
         } catch {
             // After a cancel() this outcome is discarded: the task already completed.
@@ -57,7 +57,7 @@ extension SessionTask {
         }
         // A retrier alone (a RetryPolicy) adapts nothing: its attempts report no adaptation,
         // as its first attempt does not (SessionManager.start).
-        if !Interceptor.adaptsNothing(interceptor) { monitor?.didAdapt(self, original, to: request) }
+        if !interceptor.adaptsNothing { monitor?.didAdapt(self, original, to: request) }
         let transfer = Transfer(
             task: self,
             engine: manager.engine,
@@ -98,9 +98,9 @@ extension SessionTask {
         return status >= 400
     }
 
-    private func decide(after outcome: TransferOutcome, _ interceptor: any RequestInterceptor) async {
+    private func decide(after outcome: TransferOutcome, _ interceptor: TaskInterceptor) async {
         let attempt = FailedAttempt(outcome: outcome, retryCount: storage.withLock { $0.retryCount })
-        let result = await interceptor.retry(self, after: attempt)
+        let result = await interceptor.base.retry(self, after: attempt)
         let url = outcome.request?.url ?? originalRequest?.url
         var outcome = outcome
         switch result {

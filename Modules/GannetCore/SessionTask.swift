@@ -52,7 +52,7 @@ public final class SessionTask: Sendable, Hashable, CustomStringConvertible {
     let progressHandlers: ProgressHandlers
     let onComplete: @Sendable (SessionTask, consuming TransferOutcome) -> Void
     /// The manager's interceptor then the task's, `nil` for none (docs/interceptors.md).
-    let interceptor: (any RequestInterceptor)?
+    let interceptor: TaskInterceptor?
     /// The manager's monitors when the task was created; `nil` without any (docs/monitors.md).
     let monitor: CompositeEventMonitor?
     let storage: Mutex<Storage>
@@ -97,7 +97,7 @@ public final class SessionTask: Sendable, Hashable, CustomStringConvertible {
         sink: BodySinkKind,
         manager: SessionManager,
         progress: ProgressHandlers,
-        interceptor: (any RequestInterceptor)? = nil,
+        interceptor: TaskInterceptor? = nil,
         onComplete: @escaping @Sendable (SessionTask, consuming TransferOutcome) -> Void
     ) {
         progressHandlers = progress

@@ -52,16 +52,4 @@ public struct Interceptor: RequestInterceptor {
         if let composite = adapter as? Interceptor { return composite.adapters.allSatisfy(adaptsNothing) }
         return false
     }
-
-    /// The manager's interceptor followed by the task's; `nil` when there is neither.
-    static func combining(
-        _ manager: (any RequestInterceptor)?,
-        _ task: (any RequestInterceptor)?
-    ) -> (any RequestInterceptor)? {
-        switch (manager, task) {
-        case (nil, nil): return nil
-        case (let one?, nil), (nil, let one?): return one
-        case (let first?, let second?): return Interceptor(interceptors: [first, second])
-        }
-    }
 }
