@@ -67,13 +67,13 @@ enum TLSVerification {
     /// Whether Gannet decides trust for `transfer` (an evaluator or a challenge handler),
     /// instead of libcurl's own verification.
     static func evaluates(_ transfer: Transfer) -> Bool {
-        transfer.serverTrustEvaluator != nil || transfer.hooks.decidesServerTrust
+        transfer.trust.isDecidedByGannet
     }
 
     /// Whether the configured evaluator wants the stapled OCSP response, which moves its
     /// decision to the status callback.
     static func requestsStapling(_ transfer: Transfer) -> Bool {
-        transfer.serverTrustEvaluator?.requestsOCSPStapling == true
+        transfer.trust.requestsStapling
     }
 
     /// The OCSP response the server stapled on `ssl`'s connection, DER; `nil` when none came.
@@ -123,7 +123,7 @@ enum TLSVerification {
                     break
                 }
             }
-            if let evaluator = transfer.serverTrustEvaluator {
+            if let evaluator = transfer.trust.evaluator {
                 try evaluator.evaluate(trust)
             } else if let store {
                 try defaultVerification(store: store, host: bareHost)
@@ -197,7 +197,7 @@ func tlsContextCallback(
     record.lastTransfer = transfer
     SSL_CTX_set_info_callback(ctx, tlsInfoCallback)
     guard TLSVerification.evaluates(transfer) else { return CURLE_OK }
-    if transfer.serverTrustEvaluator == nil {
+    if transfer.trust.evaluator == nil {
         // A challenge handler may ask for default handling, which needs the anchors libcurl
         // does not load while its own verification is off.
         let tls = transfer.configuration.tls
@@ -331,13 +331,37 @@ extension TLSVerification {
     }
 }
 
-extension Transfer {
-    /// The evaluator in force for this transfer: the one the manager's
-    /// `setServerTrustEvaluator(_:)` installed when the transfer started, else the
-    /// configuration's. A replacement bumps the trust generation, so pooled connections are
-    /// asked about again (docs/security.md, "Replacing the policy on a live manager").
-    var serverTrustEvaluator: (any ServerTrustEvaluating)? {
-        hooks.serverTrustEvaluatorOverride ?? configuration.tls.serverTrustEvaluator
+/// Server trust as it stands for one transfer, settled when the transfer is made: the evaluator
+/// the manager's `setServerTrustEvaluator(_:)` had installed, else the configuration's (a
+/// replacement bumps the trust generation, so pooled connections are asked about again;
+/// docs/security.md, "Replacing the policy on a live manager"), and what each hop asks of it.
+/// Asked of the optional existential at each use, the answers cost about 250 instructions a
+/// request in copies of it (callgrind, docs/performance.md).
+struct TransferTrust: Sendable {
+    /// The evaluator in force; `nil` for none.
+    let evaluator: (any ServerTrustEvaluating)?
+    /// Gannet decides trust (an evaluator or a challenge handler), not libcurl's verification.
+    let isDecidedByGannet: Bool
+    /// The evaluator refuses plain HTTP (``ServerTrustEvaluating/requiresSecureTransport``).
+    let requiresSecureTransport: Bool
+    /// The evaluator wants the stapled OCSP response, which moves its decision to the status
+    /// callback.
+    let requestsStapling: Bool
+
+    /// - Parameter configured: the configuration's evaluator (`SessionConfiguration.tls`), passed
+    ///   alone: the whole configuration, passed by value, was copied (about 400 instructions).
+    init(hooks: EngineHooks, configured: (any ServerTrustEvaluating)?) {
+        let evaluator = hooks.serverTrustEvaluatorOverride ?? configured
+        if let evaluator {
+            isDecidedByGannet = true
+            requiresSecureTransport = evaluator.requiresSecureTransport
+            requestsStapling = evaluator.requestsOCSPStapling
+        } else {
+            isDecidedByGannet = hooks.decidesServerTrust
+            requiresSecureTransport = false
+            requestsStapling = false
+        }
+        self.evaluator = evaluator
     }
 }
 

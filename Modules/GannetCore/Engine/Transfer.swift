@@ -29,6 +29,8 @@ final class Transfer: @unchecked Sendable {
     unowned let engine: CurlEngine
     /// What the engine knows of the manager's hooks (the hooks are the observer's).
     let hooks: EngineHooks
+    /// The server trust evaluator in force and what each hop asks of it.
+    let trust: TransferTrust
     /// Numbers transfers for the life of the process; never reused (docs/engine.md).
     let serial = Transfer.serials.add(1, ordering: .relaxed).newValue
     private static let serials = Atomic<UInt64>(0)
@@ -67,6 +69,7 @@ final class Transfer: @unchecked Sendable {
         self.engine = engine
         self.hooks = hooks
         settings = engine.sharedConfiguration
+        trust = TransferTrust(hooks: hooks, configured: settings.value.tls.serverTrustEvaluator)
         machine = TransferStateMachine(first: Hop(request: request, limits: settings.value.limits))
         self.callerURL = callerURL
         authentication = AuthenticationRetries(
@@ -206,7 +209,7 @@ final class Transfer: @unchecked Sendable {
             fields: fields,
             routing: configuration.routing,
             resourceTimeout: configuration.timeoutIntervalForResource,
-            requiresSecureTransport: serverTrustEvaluator?.requiresSecureTransport == true,
+            requiresSecureTransport: trust.requiresSecureTransport,
             elapsed: counters.elapsed(now: MonotonicClock.nanoseconds())
         )
         if let cache = machine.hop.cache { fields += cache.conditions }
