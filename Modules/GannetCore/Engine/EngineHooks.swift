@@ -24,7 +24,7 @@ struct EngineHooks: Sendable {
     /// ``SessionHooks/serverTrustEvaluatorOverride`` when the transfer was made.
     let serverTrustEvaluatorOverride: (any ServerTrustEvaluating)??
 
-    init(_ hooks: SessionHooks) {
+    init(_ hooks: borrowing SessionHooks) {
         credentialSchemes = hooks.credentialSchemes
         decidesRedirects = hooks.taskWillPerformHTTPRedirection != nil
         decidesResponse = hooks.dataTaskDidReceiveResponse != nil
