@@ -24,33 +24,99 @@ extension SessionManager {
     /// caller set (never a wrapper of Gannet's), the serialized value only when it is not `nil`,
     /// the file of a download instead of its data, the error on failure.
     ///
-    /// Built at every completion, so created at once with room to spare (docs/performance.md):
-    /// growing from a literal rehashed every key at each step, 13,000 instructions a request,
-    /// and in a table only just big enough a key often probes another's bucket, where
-    /// `AnyHashable`'s `==` costs 2,400 instructions. At most five keys in 32 buckets rarely meet.
+    /// Built at every completion, from ``CompletionUserInfoLayout``'s table for the keys present:
+    /// `mapValues` keeps a table's buckets and hashes no key. Inserting the keys hashed each one
+    /// (about 470 instructions for each 50-byte key), and a key that probed another's bucket
+    /// paid `AnyHashable`'s `==`, 2,400 instructions (docs/performance.md).
     static func completionUserInfo<Stage: ResultStage>(
         stage: Stage,
         result: Result<Stage.Output, any Error>,
         data: Data?,
         metrics: TaskMetrics?
     ) -> [AnyHashable: Any] {
-        var userInfo = [AnyHashable: Any](minimumCapacity: 16)
-        userInfo[TaskNotificationKey.responseSerializer] = stage.reportedSerializer
-        let isDownload = Stage.self == DownloadSerializer.self
+        var value: Any?
+        var file: URL?
+        var error: (any Error)?
         switch result {
-        case .success(let value):
+        case .success(let output):
             // `Data`, the passthrough serializer's output, is never an `Optional` holding `nil`;
             // a type comparison, not a cast, which looks up conformances (2,000 instructions a
             // request, callgrind, docs/performance.md).
-            if let value = Stage.Output.self == Data.self ? value : unwrappedOptional(value) {
-                userInfo[TaskNotificationKey.serializedResponse] = value
-            }
-            if let file = stage.downloadedFile(in: value) { userInfo[TaskNotificationKey.downloadedFileURL] = file }
-        case .failure(let error):
-            userInfo[TaskNotificationKey.error] = error
+            value = Stage.Output.self == Data.self ? output : unwrappedOptional(output)
+            file = stage.downloadedFile(in: output)
+        case .failure(let failure):
+            error = failure
         }
-        if !isDownload, let data { userInfo[TaskNotificationKey.responseData] = data }
-        if let metrics { userInfo[TaskNotificationKey.metrics] = metrics }
-        return userInfo
+        let body = Stage.self == DownloadSerializer.self ? nil : data
+        var present: CompletionUserInfoLayout.Keys = .serializer
+        if value != nil { present.insert(.value) }
+        if file != nil { present.insert(.file) }
+        if error != nil { present.insert(.error) }
+        if body != nil { present.insert(.data) }
+        if metrics != nil { present.insert(.metrics) }
+        // Each slot's value exists: the table for `present` has only those slots.
+        return CompletionUserInfoLayout.tables[Int(present.rawValue)].mapValues { slot -> Any in
+            switch slot {
+            case .serializer: stage.reportedSerializer
+            case .value: value!
+            case .file: file!
+            case .error: error!
+            case .data: body!
+            case .metrics: metrics!
+            }
+        }
+    }
+}
+
+/// The keys of `gannetTaskDidComplete`'s userInfo, hashed into a table once for each set of keys
+/// a completion can have; ``SessionManager/completionUserInfo(stage:result:data:metrics:)`` maps a
+/// table's slots to its values.
+enum CompletionUserInfoLayout {
+    /// Which keys a userInfo has.
+    struct Keys: OptionSet {
+        let rawValue: UInt8
+        static let serializer = Keys(rawValue: 1 << 0)
+        static let value = Keys(rawValue: 1 << 1)
+        static let file = Keys(rawValue: 1 << 2)
+        static let error = Keys(rawValue: 1 << 3)
+        static let data = Keys(rawValue: 1 << 4)
+        static let metrics = Keys(rawValue: 1 << 5)
+    }
+
+    /// What one key holds.
+    enum Slot: CaseIterable {
+        case serializer, value, file, error, data, metrics
+
+        var key: String {
+            switch self {
+            case .serializer: TaskNotificationKey.responseSerializer
+            case .value: TaskNotificationKey.serializedResponse
+            case .file: TaskNotificationKey.downloadedFileURL
+            case .error: TaskNotificationKey.error
+            case .data: TaskNotificationKey.responseData
+            case .metrics: TaskNotificationKey.metrics
+            }
+        }
+
+        var member: Keys {
+            switch self {
+            case .serializer: .serializer
+            case .value: .value
+            case .file: .file
+            case .error: .error
+            case .data: .data
+            case .metrics: .metrics
+            }
+        }
+    }
+
+    /// The table of each set of keys, by the set's raw value.
+    // nonisolated(unsafe): `AnyHashable` is not `Sendable`, but this is a `let` the runtime
+    // initializes once, never written after, and every key in it is a `String`.
+    nonisolated(unsafe) static let tables: [[AnyHashable: Slot]] = (0..<64).map { raw in
+        let keys = Keys(rawValue: UInt8(raw))
+        var table = [AnyHashable: Slot](minimumCapacity: Slot.allCases.count)
+        for slot in Slot.allCases where keys.contains(slot.member) { table[slot.key] = slot }
+        return table
     }
 }
