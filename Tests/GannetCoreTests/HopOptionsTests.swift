@@ -138,4 +138,43 @@ import FoundationNetworking
         #expect(head.expectedToSend == nil)
         #expect(head.headers.lines == [])
     }
+
+    @Test func methodsAndFramingFieldsAreMatchedWhateverTheirCase() {
+        let easy = EasyHandle()
+        var sent = fields([("content-LENGTH", "3"), ("TRANSFER-encoding", "chunked"), ("X-A", "1")])
+        let put = HopOptions.setBodyAndHeaders(
+            easy,
+            method: "put",
+            source: .data(Data("abc".utf8)),
+            fields: &sent,
+            acceptEncoding: nil
+        )
+        #expect(put.expectedToSend == 3)
+        #expect(sent == fields([("X-A", "1")]))
+        var none: [HTTPField] = []
+        let head = HopOptions.setBodyAndHeaders(
+            easy,
+            method: "head",
+            source: .data(Data("abc".utf8)),
+            fields: &none,
+            acceptEncoding: nil
+        )
+        #expect(head.expectedToSend == nil, "a HEAD in any case sends no body")
+
+        // A redirect's hop: a GET or HEAD in any case sends no body; another method its own.
+        var body = TransferBody(source: .data(Data("abc".utf8)))
+        var next = URLRequest(url: URL(string: "http://127.0.0.1/")!)
+        let previous = next
+        next.httpMethod = "head"
+        body.choose(for: next, previous: previous)
+        #expect(body.source == nil)
+        next.httpMethod = "Post"
+        next.httpBody = Data("xyz".utf8)
+        body.choose(for: next, previous: previous)
+        guard case .data(let data) = body.source else {
+            Issue.record("expected the redirect's own body")
+            return
+        }
+        #expect(data == Data("xyz".utf8))
+    }
 }

@@ -198,13 +198,15 @@ enum HopOptions {
         fields: inout [HTTPField],
         removed: inout [String]
     ) -> Int64? {
-        let upper = method.uppercased()
         let declaredLength = fields.first { ASCII.equalsIgnoringCase($0.name, "content-length") }.flatMap {
             Int64($0.value)
         }
         // libcurl writes Content-Length (or chunked framing) itself from the size given here.
-        fields.removeAll { ["content-length", "transfer-encoding"].contains($0.name.lowercased()) }
-        if upper == "HEAD" {
+        fields.removeAll {
+            ASCII.equalsIgnoringCase($0.name, "content-length")
+                || ASCII.equalsIgnoringCase($0.name, "transfer-encoding")
+        }
+        if ASCII.equalsIgnoringCase(method, "HEAD") {
             easy.set(CURLOPT_NOBODY, true)
             if method != "HEAD" { easy.set(CURLOPT_CUSTOMREQUEST, method) }
             return nil

@@ -16,8 +16,8 @@ struct TransferBody {
 
     /// The body the next hop, to `next`, sends after a hop that sent `previous`.
     mutating func choose(for next: URLRequest, previous: URLRequest) {
-        let method = (next.httpMethod ?? "GET").uppercased()
-        if method == "GET" || method == "HEAD" {
+        let method = next.httpMethod ?? "GET"
+        if ASCII.equalsIgnoringCase(method, "GET") || ASCII.equalsIgnoringCase(method, "HEAD") {
             source = nil
         } else if let data = next.httpBody {
             source = .data(data)
@@ -45,6 +45,6 @@ struct TransferBody {
             }
             source = .stream(stream)
         }
-        if source == nil && method.uppercased() == "POST" { source = .data(Data()) }
+        if source == nil && ASCII.equalsIgnoringCase(method, "POST") { source = .data(Data()) }
     }
 }
