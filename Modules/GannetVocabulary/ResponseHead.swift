@@ -62,7 +62,11 @@ package struct ResponseHead: Equatable, Sendable {
     }
 
     private static func value(_ name: String, in fields: [(name: String, value: String)]) -> String? {
-        fields.first { ASCII.equalsIgnoringCase($0.name, name) }?.value
+        // By index: `first(where:)` copied each field, name and value, to test its name.
+        for index in fields.indices where ASCII.equalsIgnoringCase(fields[index].name, name) {
+            return fields[index].value
+        }
+        return nil
     }
 
     /// The declared body length, `-1` when absent or invalid. Found once, when the head is

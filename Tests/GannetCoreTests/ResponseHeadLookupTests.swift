@@ -35,6 +35,17 @@ struct ResponseHeadLookupTests {
         #expect(head.value("") == nil)
     }
 
+    /// Names over 15 bytes live on the heap, shorter ones inline: both are compared in place,
+    /// as are byte sequences that do not start at index 0.
+    @Test func longShortAndSlicedNamesCompare() {
+        #expect(ASCII.equalsIgnoringCase("Access-Control-Allow-Origin", "access-control-allow-ORIGIN"))
+        #expect(!ASCII.equalsIgnoringCase("Access-Control-Allow-Origin", "Access-Control-Allow-Origim"))
+        #expect(ASCII.equalsIgnoringCase(String("xx-Content-Type".dropFirst(3)), "CONTENT-type"))
+        let etag = Array("xETag".utf8)
+        #expect(ASCII.equalsIgnoringCase(etag[1...], Array("etag".utf8)[...]))
+        #expect(!ASCII.equalsIgnoringCase(etag[...], Array("xetaG ".utf8)[...]))
+    }
+
     /// A string bridged from `NSString` compares as a native one.
     @Test func bridgedStringsCompareTheSame() {
         let bridged = NSString(string: "content-TYPE").substring(from: 0)
