@@ -156,7 +156,7 @@ public enum CookieRules {
     /// site whose requests already carry 180 (docs/auth-cookies-cache.md).
     static func store(_ head: ResponseHead, from url: URL, in storage: any CookieStoring) {
         // Most responses set no cookie: ask nothing of the storage or the URL for them.
-        let lines = head.fields.filter { ASCII.equalsIgnoringCase($0.name, "set-cookie") }.map(\.value)
+        let lines = head.fields.values(named: "Set-Cookie")
         guard !lines.isEmpty, storage.cookieAcceptPolicy != .never else { return }
         if let jar = storage as? CookieJar {
             _ = jar.receive(lines, from: url)

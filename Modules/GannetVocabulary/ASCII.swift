@@ -14,6 +14,21 @@ package enum ASCII {
         return equalsIgnoringCase(Array(a.utf8)[...], Array(b.utf8)[...])
     }
 
+    /// ASCII case-insensitive equality of two byte buffers. Not generic: another module's call
+    /// of the generic version below ran unspecialized, through the protocol's witnesses, and
+    /// each element read allocated (callgrind, docs/performance.md).
+    package static func equalsIgnoringCase(_ x: UnsafeBufferPointer<UInt8>, _ y: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard x.count == y.count else { return false }
+        for offset in 0..<x.count {
+            let p = x[offset]
+            let q = y[offset]
+            if p == q { continue }
+            let lower = p | 0x20
+            guard lower == q | 0x20, lower >= 0x61, lower <= 0x7A else { return false }
+        }
+        return true
+    }
+
     /// ASCII case-insensitive equality of two byte sequences.
     package static func equalsIgnoringCase<Bytes: RandomAccessCollection<UInt8>>(_ x: Bytes, _ y: Bytes) -> Bool
     where Bytes.Index == Int {

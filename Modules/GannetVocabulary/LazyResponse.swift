@@ -55,24 +55,13 @@ package final class LazyResponse: Sendable {
     /// repeated fields are joined with ", " as `HTTPURLResponse` joins them.
     package func headerValue(_ name: String) -> String? {
         if isPrebuilt { return value?.value(forHTTPHeaderField: name) }
-        // Nearly always one field of the name: found by index, joined only when it repeats.
-        let fields = head.fields
-        var first: Int?
-        var joined: String?
-        for index in fields.indices where ASCII.equalsIgnoringCase(fields[index].name, name) {
-            if let first {
-                joined = (joined ?? fields[first].value) + ", " + fields[index].value
-            } else {
-                first = index
-            }
-        }
-        return joined ?? first.map { fields[$0].value }
+        return head.fields.joinedValue(named: name)
     }
 
     /// The header fields as they arrived (order, case and repeats kept), or, without the
     /// parsed head, the built response's fields sorted by name.
     package var headerFields: [(name: String, value: String)] {
-        if let rawHead { return rawHead.fields }
+        if let rawHead { return Array(rawHead.fields) }
         let fields = (value?.allHeaderFields ?? [:]).compactMap { key, value -> (name: String, value: String)? in
             guard let name = key as? String else { return nil }
             return (name, "\(value)")

@@ -13,9 +13,10 @@ package struct ResponseHead: Equatable, Sendable {
     package var httpVersion: String
     /// Header fields in arrival order, names as sent, duplicates kept; a folded (obs-fold)
     /// line is joined to its field with a space.
-    package let fields: [(name: String, value: String)]
-    /// The reason phrase as sent (`OK`, `FOUND`, `Teapot`), or empty: HTTP/2 has none.
-    package var reasonPhrase: String = ""
+    package let fields: Fields
+    /// The reason phrase as sent (`OK`, `FOUND`, `Teapot`), or empty: HTTP/2 has none. Kept at
+    /// the start of the fields' bytes (``Fields``).
+    package var reasonPhrase: String { fields.reasonPhrase }
 
     /// A head as parsed (the engine's parser, a cached response).
     package init(
@@ -24,49 +25,34 @@ package struct ResponseHead: Equatable, Sendable {
         fields: [(name: String, value: String)],
         reasonPhrase: String = ""
     ) {
+        let fields = Fields(fields, reasonPhrase: reasonPhrase)
         self.init(
             statusCode: statusCode,
             httpVersion: httpVersion,
             fields: fields,
-            reasonPhrase: reasonPhrase,
-            contentLength: Self.value("Content-Length", in: fields)
+            contentLength: fields.firstValue(named: "Content-Length")
         )
     }
 
     /// A head whose first `Content-Length` value (`nil`: none) its parser already found while
-    /// reading the fields: searching them again cost about 900 instructions a response
-    /// (docs/performance.md).
-    package init(
-        statusCode: Int,
-        httpVersion: String,
-        fields: [(name: String, value: String)],
-        reasonPhrase: String,
-        contentLength: String?
-    ) {
+    /// reading the fields (which begin with the reason phrase): searching them again cost about
+    /// 900 instructions a response (docs/performance.md).
+    package init(statusCode: Int, httpVersion: String, fields: Fields, contentLength: String?) {
         self.statusCode = statusCode
         self.httpVersion = httpVersion
         self.fields = fields
-        self.reasonPhrase = reasonPhrase
         expectedContentLength = contentLength.flatMap { Int64($0) }.flatMap { $0 >= 0 ? $0 : nil } ?? -1
     }
 
     /// Equal status lines and equal fields in the same order.
     package static func == (a: ResponseHead, b: ResponseHead) -> Bool {
         a.statusCode == b.statusCode && a.httpVersion == b.httpVersion && a.reasonPhrase == b.reasonPhrase
-            && a.fields.elementsEqual(b.fields, by: { $0.name == $1.name && $0.value == $1.value })
+            && a.fields == b.fields
     }
 
     /// The first value of `name`, compared case-insensitively.
     package func value(_ name: String) -> String? {
-        Self.value(name, in: fields)
-    }
-
-    private static func value(_ name: String, in fields: [(name: String, value: String)]) -> String? {
-        // By index: `first(where:)` copied each field, name and value, to test its name.
-        for index in fields.indices where ASCII.equalsIgnoringCase(fields[index].name, name) {
-            return fields[index].value
-        }
-        return nil
+        fields.firstValue(named: name)
     }
 
     /// The declared body length, `-1` when absent or invalid. Found once, when the head is

@@ -43,7 +43,7 @@ enum MessageFormatter {
         var lines = [ControlEscaping.escaped(version) + " " + palette.status(status, code: response.statusCode)]
         let fields: [(name: String, value: String)]
         if let head {
-            fields = head.fields
+            fields = Array(head.fields)
         } else {
             fields = response.allHeaderFields.compactMap { key, value -> (name: String, value: String)? in
                 guard let name = key as? String else { return nil }

@@ -43,7 +43,7 @@ struct AuthenticationRetries {
         let isProxy = head.statusCode == 407
         let field = isProxy ? "proxy-authenticate" : "www-authenticate"
         let challenges = AuthenticationChallengeHeader.parse(
-            head.fields.filter { ASCII.equalsIgnoringCase($0.name, field) }.map(\.value)
+            head.fields.values(named: field)
         )
         // The strongest scheme offered, those the caller's credential is for first
         // (CredentialBinding). Negotiate (SPNEGO) is not among those Gannet computes: libcurl

@@ -87,9 +87,7 @@ enum HeadPolicy {
             head.httpVersion.hasPrefix("HTTP/1"), (request.httpMethod ?? "GET").uppercased() != "HEAD",
             head.statusCode >= 200, head.statusCode != 204, head.statusCode != 304
         else { return nil }
-        let framed = head.fields.contains {
-            ["content-length", "transfer-encoding"].contains($0.name.lowercased())
-        }
+        let framed = head.fields.contains(named: "Content-Length") || head.fields.contains(named: "Transfer-Encoding")
         guard !framed else { return nil }
         return GannetError(
             .transport,

@@ -8,8 +8,8 @@ internal import Glibc
 /// string trimming and case-insensitive comparison cost more than the whole HTTP exchange.
 struct ResponseHeadParser {
     let limits: SessionConfiguration.Limits
-    private var statusLine: (code: Int, version: String, reason: String)?
-    private var fields: [(name: String, value: String)] = []
+    private var statusLine: (code: Int, version: String)?
+    private var fields = ResponseHead.Fields()
     private var headerBytes = 0
     private var informationalCount = 0
     private var contentLength: String?
@@ -69,16 +69,16 @@ struct ResponseHeadParser {
                     statusCode: status.code,
                     httpVersion: status.version,
                     fields: fields,
-                    reasonPhrase: status.reason,
                     contentLength: contentLength
                 )
             )
         }
 
         if statusLine == nil {
-            statusLine = try Self.parseStatusLine(line)
+            let status = try Self.parseStatusLine(line)
+            statusLine = (status.code, status.version)
             // Room for a typical head: appending from empty reallocated four times for eight fields.
-            fields.reserveCapacity(16)
+            fields = ResponseHead.Fields(reasonPhrase: status.reason, reservingFields: 16, bytes: 512)
             return .needMore
         }
         if line[0] == 0x20 || line[0] == 0x09 {
@@ -89,17 +89,14 @@ struct ResponseHeadParser {
             // One space stands for the fold, and only between two non-empty parts: a field value
             // has no leading or trailing whitespace (RFC 9110 §5.5), so a blank continuation
             // adds nothing (found by the response-head fuzz target, docs/reliability.md).
-            let continuation = String(decoding: Self.trimmed(line), as: UTF8.self)
+            let continuation = Self.trimmed(line)
             // A folded Content-Length would frame the body one way in the head the caller sees
             // ("5 10") and another in libcurl, and would slip past the conflicting-length check
             // above: RFC 9112 §6.3 makes an invalid Content-Length unrecoverable.
-            if !continuation.isEmpty, ASCII.equalsIgnoringCase(fields[fields.count - 1].name, "content-length") {
+            if !continuation.isEmpty, fields.name(at: fields.count - 1, is: "content-length") {
                 throw GannetError(.protocolViolation, "The response folds its Content-Length header over two lines")
             }
-            if !continuation.isEmpty {
-                let value = fields[fields.count - 1].value
-                fields[fields.count - 1].value = value.isEmpty ? continuation : value + " " + continuation
-            }
+            if !continuation.isEmpty { fields.extendLastValue(with: continuation) }
             return .needMore
         }
         guard let colon = Self.index(of: UInt8(ascii: ":"), in: line) else {
@@ -112,15 +109,17 @@ struct ResponseHeadParser {
         if fields.count >= limits.maximumHeaderCount {
             throw GannetError(.headersTooLarge, "The response has more than \(limits.maximumHeaderCount) header lines")
         }
-        let name = String(decoding: nameBytes, as: UTF8.self)
-        let value = String(decoding: Self.trimmed(UnsafeBufferPointer(rebasing: line[(colon + 1)...])), as: UTF8.self)
-        if nameBytes.count == 14, ASCII.equalsIgnoringCase(name, "content-length") {
-            if let previous = contentLength, previous != value {
+        let value = Self.trimmed(line, from: colon + 1)
+        if nameBytes.count == 14,
+            ("content-length" as StaticString).withUTF8Buffer({ ASCII.equalsIgnoringCase(nameBytes, $0) })
+        {
+            let length = String(decoding: UnsafeBufferPointer(rebasing: line[value]), as: UTF8.self)
+            if let previous = contentLength, previous != length {
                 throw GannetError(.protocolViolation, "The response has conflicting Content-Length headers")
             }
-            contentLength = value
+            contentLength = length
         }
-        fields.append((name, value))
+        fields.append(line: line, name: 0..<colon, value: value)
         return .needMore
     }
 
@@ -153,7 +152,7 @@ struct ResponseHeadParser {
 
     private mutating func reset() {
         statusLine = nil
-        fields = []
+        fields = ResponseHead.Fields()
         contentLength = nil
         headerBytes = 0
     }
@@ -166,19 +165,25 @@ struct ResponseHeadParser {
         return bytes.startIndex + (UnsafeRawPointer(found) - UnsafeRawPointer(base))
     }
 
+    /// Where `line` from `start` lies without its leading and trailing spaces and tabs.
+    private static func trimmed(_ line: UnsafeBufferPointer<UInt8>, from start: Int) -> Range<Int> {
+        var start = start
+        var end = line.endIndex
+        while start < end, line[start] == 0x20 || line[start] == 0x09 { start += 1 }
+        while end > start, line[end - 1] == 0x20 || line[end - 1] == 0x09 { end -= 1 }
+        return start..<end
+    }
+
     private static func trimmed(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
-        var start = bytes.startIndex
-        var end = bytes.endIndex
-        while start < end, bytes[start] == 0x20 || bytes[start] == 0x09 { start += 1 }
-        while end > start, bytes[end - 1] == 0x20 || bytes[end - 1] == 0x09 { end -= 1 }
-        return UnsafeBufferPointer(rebasing: bytes[start..<end])
+        UnsafeBufferPointer(rebasing: bytes[trimmed(bytes, from: bytes.startIndex)])
     }
 
     /// `HTTP/1.1 200 OK`, `HTTP/2 204`, `HTTP/1.0 404 Not Found`: the code, the version and the
-    /// server's own reason phrase (empty when it sent none, as HTTP/2 never does).
+    /// server's own reason phrase (empty when it sent none, as HTTP/2 never does), the last a
+    /// part of `line`.
     static func parseStatusLine(
         _ line: UnsafeBufferPointer<UInt8>
-    ) throws -> (code: Int, version: String, reason: String) {
+    ) throws -> (code: Int, version: String, reason: UnsafeBufferPointer<UInt8>) {
         var malformed: GannetError {
             GannetError(
                 .protocolViolation,
@@ -200,9 +205,6 @@ struct ResponseHeadParser {
         let reason =
             line.count > space + 5
             ? trimmed(UnsafeBufferPointer(rebasing: line[(space + 5)...])) : UnsafeBufferPointer(start: nil, count: 0)
-        return (
-            code, String(decoding: UnsafeBufferPointer(rebasing: line[0..<space]), as: UTF8.self),
-            String(decoding: reason, as: UTF8.self)
-        )
+        return (code, String(decoding: UnsafeBufferPointer(rebasing: line[0..<space]), as: UTF8.self), reason)
     }
 }
