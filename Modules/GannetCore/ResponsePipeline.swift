@@ -50,11 +50,13 @@ struct ResponsePipeline<Stage: ResultStage>: Sendable {
             isPassthrough && completionHook == nil && metricsHook == nil && outcome.becameDownload == nil
                 && outcome.cacheUpdate == nil
         else {
-            return manager.processingQueue.async { [outcome] in run(outcome, of: task, at: .processingQueue, settings) }
+            return manager.processingQueue.async { [outcome = consume outcome] in
+                run(outcome, of: task, at: .processingQueue, settings)
+            }
         }
         if case .queued = delivery {
             // The engine thread, the busiest with many transfers in flight, only enqueues it.
-            manager.runOnCompletionQueue(queue, maySync: false) { [outcome] in
+            manager.runOnCompletionQueue(queue, maySync: false) { [outcome = consume outcome] in
                 run(outcome, of: task, at: .completionQueue, settings)
             }
         } else {

@@ -27,50 +27,52 @@ extension SessionManager {
     /// Built at every completion, from ``CompletionUserInfoLayout``'s table for the keys present:
     /// `mapValues` keeps a table's buckets and hashes no key. Inserting the keys hashed each one
     /// (about 470 instructions for each 50-byte key), and a key that probed another's bucket
-    /// paid `AnyHashable`'s `==`, 2,400 instructions (docs/performance.md).
+    /// paid `AnyHashable`'s `==`, 2,400 instructions (docs/performance.md). The values are
+    /// gathered in the table's order first: optionals captured by the mapping closure were each
+    /// copied and destroyed through `Optional`'s generic witnesses (about 800 instructions).
     static func completionUserInfo<Stage: ResultStage>(
         stage: Stage,
         result: Result<Stage.Output, any Error>,
         data: Data?,
         metrics: TaskMetrics?
     ) -> [AnyHashable: Any] {
-        var value: Any?
-        var file: URL?
-        var error: (any Error)?
+        // In the order of `Slot`.
+        var values: [Any] = []
+        values.reserveCapacity(CompletionUserInfoLayout.Slot.allCases.count)
+        values.append(stage.reportedSerializer)
+        var present: CompletionUserInfoLayout.Keys = .serializer
         switch result {
         case .success(let output):
             // `Data`, the passthrough serializer's output, is never an `Optional` holding `nil`;
             // a type comparison, not a cast, which looks up conformances (2,000 instructions a
             // request, callgrind, docs/performance.md).
-            value = Stage.Output.self == Data.self ? output : unwrappedOptional(output)
-            file = stage.downloadedFile(in: output)
-        case .failure(let failure):
-            error = failure
-        }
-        let body = Stage.self == DownloadSerializer.self ? nil : data
-        var present: CompletionUserInfoLayout.Keys = .serializer
-        if value != nil { present.insert(.value) }
-        if file != nil { present.insert(.file) }
-        if error != nil { present.insert(.error) }
-        if body != nil { present.insert(.data) }
-        if metrics != nil { present.insert(.metrics) }
-        // Each slot's value exists: the table for `present` has only those slots.
-        return CompletionUserInfoLayout.tables[Int(present.rawValue)].mapValues { slot -> Any in
-            switch slot {
-            case .serializer: stage.reportedSerializer
-            case .value: value!
-            case .file: file!
-            case .error: error!
-            case .data: body!
-            case .metrics: metrics!
+            if let value = Stage.Output.self == Data.self ? output : unwrappedOptional(output) {
+                values.append(value)
+                present.insert(.value)
             }
+            if let file = stage.downloadedFile(in: output) {
+                values.append(file)
+                present.insert(.file)
+            }
+        case .failure(let failure):
+            values.append(failure)
+            present.insert(.error)
         }
+        if Stage.self != DownloadSerializer.self, let data {
+            values.append(data)
+            present.insert(.data)
+        }
+        if let metrics {
+            values.append(metrics)
+            present.insert(.metrics)
+        }
+        return CompletionUserInfoLayout.tables[Int(present.rawValue)].mapValues { values[$0] }
     }
 }
 
 /// The keys of `gannetTaskDidComplete`'s userInfo, hashed into a table once for each set of keys
 /// a completion can have; ``SessionManager/completionUserInfo(stage:result:data:metrics:)`` maps a
-/// table's slots to its values.
+/// table's positions to its values.
 enum CompletionUserInfoLayout {
     /// Which keys a userInfo has.
     struct Keys: OptionSet {
@@ -110,13 +112,14 @@ enum CompletionUserInfoLayout {
         }
     }
 
-    /// The table of each set of keys, by the set's raw value.
+    /// The table of each set of keys, by the set's raw value: each key's position among the
+    /// values present, in the order of `Slot`.
     // nonisolated(unsafe): `AnyHashable` is not `Sendable`, but this is a `let` the runtime
     // initializes once, never written after, and every key in it is a `String`.
-    nonisolated(unsafe) static let tables: [[AnyHashable: Slot]] = (0..<64).map { raw in
+    nonisolated(unsafe) static let tables: [[AnyHashable: Int]] = (0..<64).map { raw in
         let keys = Keys(rawValue: UInt8(raw))
-        var table = [AnyHashable: Slot](minimumCapacity: Slot.allCases.count)
-        for slot in Slot.allCases where keys.contains(slot.member) { table[slot.key] = slot }
+        var table = [AnyHashable: Int](minimumCapacity: Slot.allCases.count)
+        for slot in Slot.allCases where keys.contains(slot.member) { table[slot.key] = table.count }
         return table
     }
 }

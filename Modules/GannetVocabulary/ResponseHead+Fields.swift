@@ -117,6 +117,19 @@ extension ResponseHead {
             }
         }
 
+        /// Whether there is a field named `name` (compared case-insensitively) and the bytes of
+        /// the first one's value satisfy `predicate`: a question of a value that needs no `String`
+        /// of it. Not generic: another module's call of a generic form ran unspecialized and
+        /// looked up metadata at run time, which cost more than the `String`.
+        package func firstValue(named name: String, satisfies predicate: (UnsafeBufferPointer<UInt8>) -> Bool) -> Bool {
+            bytes.withUnsafeBufferPointer { all in
+                for span in spans where Self.equalsIgnoringCase(UnsafeBufferPointer(rebasing: all[span.name]), name) {
+                    return predicate(UnsafeBufferPointer(rebasing: all[span.value]))
+                }
+                return false
+            }
+        }
+
         /// The values of every field named `name` (compared case-insensitively), in order.
         package func values(named name: String) -> [String] {
             bytes.withUnsafeBufferPointer { all in

@@ -24,7 +24,7 @@ struct CompletionUserInfoTests {
             let present = CompletionUserInfoLayout.Keys(rawValue: UInt8(raw))
             let expected = CompletionUserInfoLayout.Slot.allCases.filter { present.contains($0.member) }
             #expect(keys(table) == Set(expected.map(\.key)), "table \(raw)")
-            for slot in expected { #expect(table[slot.key] == slot) }
+            for (position, slot) in expected.enumerated() { #expect(table[slot.key] == position, "table \(raw)") }
         }
     }
 
@@ -78,5 +78,39 @@ struct CompletionUserInfoTests {
         #expect(keys(userInfo) == [TaskNotificationKey.responseSerializer, TaskNotificationKey.error])
         let error = try #require(userInfo[TaskNotificationKey.error] as? URLError)
         #expect(error.code == .timedOut)
+    }
+
+    /// Values are placed by their position among those present: with a key missing between
+    /// them, each still lands under its own key.
+    @Test func eachValueLandsUnderItsKeyWhateverIsMissing() throws {
+        var metrics = TaskMetrics()
+        metrics.redirectCount = 3
+        let body = Data("body".utf8)
+        let failed = SessionManager.completionUserInfo(
+            stage: SerializerStage(MaybeInt(value: nil)),
+            result: .failure(URLError(.badServerResponse)),
+            data: body,
+            metrics: metrics
+        )
+        #expect(
+            keys(failed)
+                == [
+                    TaskNotificationKey.responseSerializer, TaskNotificationKey.error, TaskNotificationKey.responseData,
+                    TaskNotificationKey.metrics,
+                ]
+        )
+        #expect((failed[TaskNotificationKey.error] as? URLError)?.code == .badServerResponse)
+        #expect(failed[TaskNotificationKey.responseData] as? Data == body)
+        #expect((failed[TaskNotificationKey.metrics] as? TaskMetrics)?.redirectCount == 3)
+        #expect(failed[TaskNotificationKey.responseSerializer] is MaybeInt)
+        let succeeded = SessionManager.completionUserInfo(
+            stage: SerializerStage(MaybeInt(value: 5)),
+            result: .success(5),
+            data: nil,
+            metrics: metrics
+        )
+        #expect(succeeded[TaskNotificationKey.serializedResponse] as? Int == 5)
+        #expect((succeeded[TaskNotificationKey.metrics] as? TaskMetrics)?.redirectCount == 3)
+        #expect(succeeded[TaskNotificationKey.responseData] == nil)
     }
 }

@@ -29,6 +29,13 @@ import FoundationNetworking
         #expect(MixedReplaceParts(outer("multipart/x-mixed-replace"), url: url, maximumPartBytes: 64) == nil)
         #expect(MixedReplaceParts(outer("multipart/mixed; boundary=frame"), url: url, maximumPartBytes: 64) == nil)
         #expect(MixedReplaceParts(outer(nil), url: url, maximumPartBytes: 64) == nil)
+        // The bytes of the value are screened first: whitespace, case and short values.
+        #expect(
+            MixedReplaceParts(outer(" \tMultipart/X-Mixed-Replace;boundary=f"), url: url, maximumPartBytes: 64) != nil
+        )
+        for other in ["multipart", "multipart/", "multipar/x", "text/plain; boundary=f", "", " "] {
+            #expect(MixedReplaceParts(outer(other), url: url, maximumPartBytes: 64) == nil, "\(other)")
+        }
     }
 
     @Test func eachPartIsAResponseWithTheOuterStatusAndItsOwnFields() throws {

@@ -40,7 +40,7 @@ struct MixedReplaceParser {
         // Asked about every data task's response: a type that is not multipart is refused
         // without splitting or trimming anything (that parse was 13% of a small request's
         // instructions, callgrind, docs/performance.md).
-        guard Self.mayBeMixedReplace(contentType) else { return nil }
+        guard contentType.utf8.withContiguousStorageIfAvailable(Self.mayBeMixedReplace) ?? true else { return nil }
         let parts = contentType.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
         guard let type = parts.first, type.lowercased() == "multipart/x-mixed-replace" else { return nil }
         for parameter in parts.dropFirst() {
@@ -57,14 +57,16 @@ struct MixedReplaceParser {
         return nil
     }
 
-    /// Whether `contentType`, after optional whitespace, starts with `multipart/`
-    /// (case-insensitively); compared as bytes.
-    static func mayBeMixedReplace(_ contentType: String) -> Bool {
-        var bytes = contentType.utf8.drop { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }.makeIterator()
-        for expected in "multipart/".utf8 {
-            guard let byte = bytes.next(), byte | 0x20 == expected | 0x20 else { return false }
+    /// Whether a `Content-Type` value of these bytes, after optional whitespace, starts with
+    /// `multipart/` (case-insensitively).
+    static func mayBeMixedReplace(_ contentType: UnsafeBufferPointer<UInt8>) -> Bool {
+        var start = 0
+        while start < contentType.count, contentType[start] == 0x20 || contentType[start] == 0x09 { start += 1 }
+        let prefix: StaticString = "multipart/"
+        guard contentType.count - start >= prefix.utf8CodeUnitCount else { return false }
+        return prefix.withUTF8Buffer { expected in
+            expected.indices.allSatisfy { contentType[start + $0] | 0x20 == expected[$0] | 0x20 }
         }
-        return true
     }
 
     /// `maximumPartBytes` limits each part's body: a part over it throws `.bodyTooLarge`.
