@@ -65,4 +65,23 @@ import FoundationNetworking
         #expect(hop(.digest).awaitsAuthenticationProbe)
         #expect(hop(.ntlm).awaitsAuthenticationProbe)
     }
+
+    /// A hop uses TLS when its URL's scheme is `https` in any case, its own or, for a relative
+    /// URL, its base's: read from the absolute string, as Foundation's `scheme` gives it.
+    @Test(arguments: [
+        ("https://example.test/a", true), ("HTTPS://example.test", true), ("HtTpS://[::1]:8443/", true),
+        ("http://example.test/a", false), ("httpsx://example.test", false), ("https", false), ("ftp://x", false),
+    ])
+    func aHopUsesTLSForHTTPSInAnyCase(string: String, usesTLS: Bool) throws {
+        let url = try #require(URL(string: string))
+        #expect(Hop(request: URLRequest(url: url), limits: SessionConfiguration.Limits()).usesTLS == usesTLS)
+        #expect(Hop.isHTTPS(url) == (url.scheme?.lowercased() == "https"), "agrees with Foundation's scheme")
+    }
+
+    @Test func aRelativeURLUsesItsBasesScheme() throws {
+        let relative = try #require(URL(string: "/b?c", relativeTo: URL(string: "https://example.test/a")))
+        #expect(Hop.isHTTPS(relative))
+        let plain = try #require(URL(string: "b", relativeTo: URL(string: "http://example.test/")))
+        #expect(!Hop.isHTTPS(plain))
+    }
 }

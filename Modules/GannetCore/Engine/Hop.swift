@@ -72,10 +72,23 @@ struct Hop {
     init(request: URLRequest, credential: HopCredential? = nil, limits: SessionConfiguration.Limits) {
         self.request = request
         url = request.url
-        usesTLS = url?.scheme.map { ASCII.equalsIgnoringCase($0, "https") } ?? false
+        usesTLS = url.map(Self.isHTTPS) ?? false
         self.credential = credential
         awaitsAuthenticationProbe = credential?.hasIntermediateChallenge == true
         parser = ResponseHeadParser(limits: limits)
+    }
+
+    /// Whether `url`'s scheme is `https`, in any case, read from the start of its absolute
+    /// string: Foundation's `scheme` makes a `String` of it (about 430 instructions a hop,
+    /// docs/performance.md).
+    static func isHTTPS(_ url: URL) -> Bool {
+        var string = url.absoluteString
+        return string.withUTF8 { bytes in
+            bytes.count >= 6
+                && ("https:" as StaticString).withUTF8Buffer {
+                    ASCII.equalsIgnoringCase(UnsafeBufferPointer(rebasing: bytes[0..<6]), $0)
+                }
+        }
     }
 
     /// The response of this hop as an `HTTPURLResponse`, built on first use (a hook needs it).
