@@ -165,10 +165,11 @@ extension Transfer {
     /// destroyed here, 22 closures each way, about 250 instructions (docs/performance.md).
     convenience init(task: SessionTask, engine: CurlEngine, hooks: consuming SessionHooks, request: URLRequest? = nil) {
         let engineHooks = EngineHooks(hooks)
+        let original = task.originalRequest
         self.init(
             observer: TaskChannel(task: task, hooks: hooks),
-            request: request ?? task.originalRequest ?? URLRequest(url: URL(string: "about:blank")!),
-            callerURL: task.originalRequest?.url,
+            request: request ?? original ?? URLRequest(url: URL(string: "about:blank")!),
+            callerURL: original?.url,
             body: task.body,
             sink: task.sink,
             engine: engine,

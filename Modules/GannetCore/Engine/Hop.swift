@@ -34,6 +34,10 @@ struct Hop {
     /// Whether the request goes to an `https` URL: read once per hop, by the close_notify rule
     /// (``HeadPolicy/truncation(of:)``) and the connection options (``HopOptions``).
     let usesTLS: Bool
+    /// The request's `httpShouldHandleCookies`, read once: asked when the hop is configured and
+    /// again when its head arrives, it went through Foundation's class each time (about 150
+    /// instructions a read, docs/performance.md).
+    let handlesCookies: Bool
     /// The credential libcurl answers this hop's challenge with (``AuthenticationRetries``).
     let credential: HopCredential?
     var parser: ResponseHeadParser
@@ -50,6 +54,14 @@ struct Hop {
     private var lazy: LazyResponse?
     /// What the response cache does for this hop (Transfer+Cache.swift).
     var cache: CacheStep?
+    /// Whether the response cache takes part in this hop. Asked in place: `cache != nil` from
+    /// the transfer copied the step, through the runtime's value witnesses (it holds
+    /// Foundation's values), and destroyed it, about 200 instructions a hop
+    /// (docs/performance.md).
+    var consultsCache: Bool {
+        if case .none = cache { return false }
+        return true
+    }
     /// Reads the request body for libcurl's read callback.
     var reader: (any BodyReader)?
     var sentBytes: Int64 = 0
@@ -73,6 +85,7 @@ struct Hop {
         self.request = request
         url = request.url
         usesTLS = url.map(Self.isHTTPS) ?? false
+        handlesCookies = request.httpShouldHandleCookies
         self.credential = credential
         awaitsAuthenticationProbe = credential?.hasIntermediateChallenge == true
         parser = ResponseHeadParser(limits: limits)

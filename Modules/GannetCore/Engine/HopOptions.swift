@@ -14,7 +14,8 @@ enum HopOptions {
     /// The header fields a hop to `url` sends, before the body's and libcurl's own: the
     /// request's, then the session's additional headers it does not set itself (credentials only
     /// to `callerURL`'s origin, the URL the caller asked for), then the cookies of the session's
-    /// storage for `url`. The cache's `Vary` matching reads the same list.
+    /// storage for `url` (`cookieStorage`: `nil` when the request does not handle cookies). The
+    /// cache's `Vary` matching reads the same list.
     ///
     /// Like ``check(url:method:fields:routing:resourceTimeout:requiresSecureTransport:elapsed:)``
     /// and ``setRequest(_:url:usesTLS:httpVersion:connectTimeout:proxy:context:readBufferSize:idleTimeout:remaining:)``,
@@ -51,7 +52,7 @@ enum HopOptions {
         }
         // Cookies from the session's storage, for this hop's URL; a caller's own `Cookie`
         // header wins (docs/auth-cookies-cache.md).
-        if request.httpShouldHandleCookies, let storage = cookieStorage,
+        if let storage = cookieStorage,
             !fields.contains(where: { ASCII.equalsIgnoringCase($0.name, "cookie") }),
             let cookie = CookieRules.header(for: url, from: storage)
         {

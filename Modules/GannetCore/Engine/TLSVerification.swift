@@ -351,6 +351,16 @@ struct TransferTrust: Sendable {
     /// - Parameter configured: the configuration's evaluator (`SessionConfiguration.tls`), passed
     ///   alone: the whole configuration, passed by value, was copied (about 400 instructions).
     init(hooks: EngineHooks, configured: (any ServerTrustEvaluating)?) {
+        // Most transfers have neither evaluator: tested first, nothing is copied. Chosen with
+        // `??`, the existentials went through the runtime's value witnesses even when both were
+        // `nil`, about 400 instructions a transfer (docs/performance.md).
+        guard hooks.serverTrustEvaluatorOverride != nil || configured != nil else {
+            evaluator = nil
+            isDecidedByGannet = hooks.decidesServerTrust
+            requiresSecureTransport = false
+            requestsStapling = false
+            return
+        }
         let evaluator = hooks.serverTrustEvaluatorOverride ?? configured
         if let evaluator {
             isDecidedByGannet = true

@@ -39,7 +39,7 @@ extension Transfer {
 
     /// Replaces a `304` that answers this hop's validators with the entry it confirmed.
     func headAfterRevalidation(_ head: ResponseHead) -> ResponseHead {
-        guard machine.hop.cache != nil else { return head }
+        guard machine.hop.consultsCache else { return head }
         let head = CacheStep.head(head, at: &machine.hop.cache, requestTime: machine.hop.requestTime, now: Date())
         if case .revalidated = machine.hop.cache { counters.metrics.resourceFetchType = .revalidated }
         return head

@@ -179,7 +179,7 @@ final class Transfer: @unchecked Sendable {
 
     /// The session's cookie storage when this hop's request handles cookies.
     var cookieStorage: (any CookieStoring)? {
-        request.httpShouldHandleCookies ? configuration.httpCookieStorage : nil
+        machine.hop.handlesCookies ? configuration.httpCookieStorage : nil
     }
 
     // MARK: Hops
@@ -191,7 +191,7 @@ final class Transfer: @unchecked Sendable {
             request: request,
             url: url,
             additionalHeaders: configuration.httpAdditionalHeaders,
-            cookieStorage: configuration.httpCookieStorage,
+            cookieStorage: cookieStorage,
             callerURL: callerURL
         )
     }
