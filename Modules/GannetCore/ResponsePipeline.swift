@@ -11,11 +11,28 @@
 /// response serialized on the processing queue enters the manager's own completion queue
 /// there when nothing waits on it (``SessionManager/runOnCompletionQueue(_:maySync:_:)``).
 /// Each thread hop costs more than a whole small exchange on loopback (docs/performance.md).
-struct ResponsePipeline<Stage: ResultStage>: Sendable {
+///
+/// A class: each queue a delivery moves to holds the pipeline, and copies of it as a value went
+/// through the runtime's value witnesses (the serializer holds Foundation's values), about 500
+/// instructions a request with its destruction; the task's closure that held it by value was
+/// an allocation just as this object is.
+final class ResponsePipeline<Stage: ResultStage>: Sendable {
     let manager: SessionManager
     let stage: Stage
     let delivery: Delivery
     let completionHandler: @Sendable (DataResponse<Stage.Output>) -> Void
+
+    init(
+        manager: SessionManager,
+        stage: Stage,
+        delivery: Delivery,
+        completionHandler: @escaping @Sendable (DataResponse<Stage.Output>) -> Void
+    ) {
+        self.manager = manager
+        self.stage = stage
+        self.delivery = delivery
+        self.completionHandler = completionHandler
+    }
 
     /// Where ``run(_:of:at:)`` builds the response.
     private enum Site {
@@ -50,23 +67,49 @@ struct ResponsePipeline<Stage: ResultStage>: Sendable {
             isPassthrough && completionHook == nil && metricsHook == nil && outcome.becameDownload == nil
                 && outcome.cacheUpdate == nil
         else {
-            return manager.processingQueue.async { [outcome = consume outcome] in
-                run(outcome, of: task, at: .processingQueue, settings)
-            }
+            let handover = Handover(self, outcome, of: task, at: .processingQueue, settings)
+            return manager.processingQueue.async { handover.run() }
         }
         if case .queued = delivery {
             // The engine thread, the busiest with many transfers in flight, only enqueues it.
-            manager.runOnCompletionQueue(queue, maySync: false) { [outcome = consume outcome] in
-                run(outcome, of: task, at: .completionQueue, settings)
-            }
+            let handover = Handover(self, outcome, of: task, at: .completionQueue, settings)
+            manager.runOnCompletionQueue(queue, maySync: false) { handover.run() }
         } else {
             run(outcome, of: task, at: .engine, settings)
         }
     }
 
+    /// A delivery on its way to another queue. The outcome moves in; a closure capturing it
+    /// copied it and destroyed the original even when it was consumed (about 580 instructions a
+    /// request, docs/performance.md). The closure that carries this captures one reference.
+    private final class Handover: Sendable {
+        let pipeline: ResponsePipeline
+        let outcome: TransferOutcome
+        let task: SessionTask
+        let site: Site
+        let settings: Settings
+
+        init(
+            _ pipeline: ResponsePipeline,
+            _ outcome: consuming TransferOutcome,
+            of task: SessionTask,
+            at site: Site,
+            _ settings: Settings
+        ) {
+            self.pipeline = pipeline
+            self.outcome = outcome
+            self.task = task
+            self.site = site
+            self.settings = settings
+        }
+
+        func run() { pipeline.run(outcome, of: task, at: site, settings) }
+    }
+
     /// Builds the response and hands it over, after a data task that became a download has
-    /// finished its file. The outcome is borrowed throughout: it arrives in a closure's context,
-    /// and each copy of it cost about 460 instructions (docs/performance.md).
+    /// finished its file. The outcome is borrowed throughout: it arrives in a handover, and each
+    /// copy of it cost about 460 instructions (docs/performance.md); moved into the response
+    /// piece by piece instead, its size in copies of memory cost more than the copies saved.
     private func run(_ outcome: TransferOutcome, of task: SessionTask, at site: Site, _ settings: Settings) {
         if outcome.becameDownload != nil {
             build(manager.finishBecameDownload(outcome, of: task), of: task, at: site, settings)
