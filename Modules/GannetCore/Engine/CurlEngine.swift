@@ -73,13 +73,13 @@ final class CurlEngine: @unchecked Sendable {
     }
 
     /// Queues a transfer's command on the loop, and wakes it when it sleeps.
-    func submit(_ command: EngineLoop.Command) {
+    func submit(_ command: consuming EngineLoop.Command) {
         loop.submit(command)
     }
 
     /// Queues a transfer's command; the caller makes the returned wake-up after releasing its
     /// own lock (``EngineLoop/queue(_:)``).
-    func queue(_ command: EngineLoop.Command) -> EngineWakeUp {
+    func queue(_ command: consuming EngineLoop.Command) -> EngineWakeUp {
         loop.queue(command)
     }
 

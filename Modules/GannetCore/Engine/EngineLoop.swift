@@ -89,7 +89,7 @@ final class EngineLoop: @unchecked Sendable {
     /// Queues a command for the loop's thread, and wakes it when it sleeps. An awake loop reads
     /// the inbox before it next blocks, so it needs no wake-up: a busy loop (many transfers, or
     /// many tasks started at once) is spared a system call per command.
-    func submit(_ command: Command) {
+    func submit(_ command: consuming Command) {
         queue(command)()
     }
 
@@ -98,9 +98,12 @@ final class EngineLoop: @unchecked Sendable {
     /// `.cancel`) and wakes the loop once it released that lock: woken inside it, the engine
     /// thread found the task's lock still held when it first reported to the task, and waited
     /// (docs/performance.md).
-    func queue(_ command: Command) -> EngineWakeUp {
+    func queue(_ command: consuming Command) -> EngineWakeUp {
+        // Moved into the inbox: appended from the closure's capture, it was copied through the
+        // enum's value witness (about 230 instructions a request, docs/performance.md).
+        var pending = Optional(command)
         let wakes = inbox.withLock { inbox in
-            inbox.commands.append(command)
+            if let command = pending.take() { inbox.commands.append(command) }
             let sleeping = inbox.sleeping
             inbox.sleeping = false
             return sleeping
@@ -141,8 +144,11 @@ final class EngineLoop: @unchecked Sendable {
         var commands: [Command] = []
         while true {
             inbox.withLock { swap(&$0.commands, &commands) }
-            for command in commands { apply(command) }
-            commands.removeAll(keepingCapacity: true)
+            // In the order they came, each moved out: iterating copied every command and
+            // emptying the array destroyed the originals, both through the enum's value
+            // witnesses (about 350 instructions a request, docs/performance.md).
+            commands.reverse()
+            while let command = commands.popLast() { apply(command) }
             if stopping { break }
             curl_multi_perform(multi.raw, &running)
             let finished = collectFinishedTransfers()
