@@ -109,6 +109,7 @@ public struct DataResponse<Output: Sendable>: Sendable {
         lazyResponse: LazyResponse?,
         data: Data?,
         metrics: TaskMetrics?,
+        fileURL: URL? = nil,
         result: Result<Output, any Error>
     ) {
         self.request = request
@@ -116,6 +117,7 @@ public struct DataResponse<Output: Sendable>: Sendable {
         self.lazyResponse = lazyResponse
         self.data = data
         self.metrics = metrics
+        self.fileURL = fileURL
         self.result = result
     }
 

@@ -128,15 +128,17 @@ final class ResponsePipeline<Stage: ResultStage>: Sendable {
             settings.metricsHook?(manager, task, metrics)
         }
         let result = stage.result(of: outcome, response: lazy, task: task, manager: manager)
-        var built = DataResponse(
+        // Made whole: set afterwards, the file left a `var` the compiler copied into a `let`,
+        // through the value witnesses for a serializer's output of another module
+        // (docs/performance.md).
+        let response = DataResponse(
             request: outcome.request,
             lazyResponse: lazy,
             data: outcome.data,
             metrics: outcome.metrics,
+            fileURL: outcome.becameDownload != nil ? outcome.fileURL : nil,
             result: result
         )
-        if outcome.becameDownload != nil { built.fileURL = outcome.fileURL }
-        let response = built
         monitor?.didSerialize(task, response)
         settings.completionHook?(manager, task, response.error)
         manager.releaseIfInvalidatedAndIdle()
