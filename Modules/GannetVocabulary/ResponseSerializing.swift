@@ -65,7 +65,14 @@ public struct PassthroughResponseSerializer: ResponseSerializing {
     /// Returns the body, or rethrows the transport error.
     public func serialize(_ input: ResponseInput) throws -> Data {
         if let error = input.error { throw error }
-        return input.data ?? Data()
+        return Self.body(input.data)
+    }
+
+    /// What the serializer returns for a transfer that succeeded with `data`: the body, empty
+    /// when there was none. The session's pipeline asks this directly (GannetCore's
+    /// `SerializerStage`), without making an input.
+    package static func body(_ data: Data?) -> Data {
+        data ?? Data()
     }
 }
 
