@@ -48,6 +48,27 @@ struct AuthenticationChallengeTests {
         #expect(response.metrics?.redirectCount == 0)
     }
 
+    /// The credential a challenge was answered with is set on the easy handle for that hop
+    /// only: the next request, on the handle the manager kept, sends none.
+    @Test func theAnsweredCredentialIsNotSentWithTheNextRequest() async throws {
+        let manager = SessionManager(configuration: .ephemeral)
+        defer { manager.invalidateAndCancel() }
+        let seen = Seen()
+        manager.setAuthenticationChallengeHandler { _, _, challenge in
+            seen.add(challenge)
+            return .useCredential(URLCredential(user: "u", password: "p", persistence: .none))
+        }
+        let answered = await get(manager, servers.httpbin.adding("/basic-auth/u/p"))
+        #expect(answered.response?.statusCode == 200, "\(String(describing: answered.error))")
+        for _ in 0..<3 {
+            let next = await get(manager, servers.httpbin.adding("/headers"))
+            #expect(next.response?.statusCode == 200, "\(String(describing: next.error))")
+            let headers = try #require(try json(next.data)["headers"] as? [String: Any])
+            #expect(!headers.keys.contains { $0.lowercased() == "authorization" }, "\(headers)")
+        }
+        #expect(seen.all.count == 1)
+    }
+
     /// libcurl computes Digest (`auth` and `auth-int`) from the manager's credential.
     @Test(arguments: ["auth", "auth-int"])
     func digestIsAnsweredWithTheManagersCredential(qop: String) async throws {

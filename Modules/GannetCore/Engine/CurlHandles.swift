@@ -6,6 +6,10 @@ final class EasyHandle {
     /// The `curl_slist`s of engine-wide options (``applyRouting(_:)``): libcurl keeps the
     /// pointer, not a copy, so each list lives as long as the handle.
     private(set) var engineLists: [HeaderList] = []
+    /// A hop's credential is set on the handle (``HopOptions/setCredential(_:_:)``): the next
+    /// hop without one must clear it. A new handle carries none (libcurl's defaults: Basic, no
+    /// user, no password).
+    var carriesCredential = false
 
     init() {
         guard let raw = curl_easy_init() else {
