@@ -10,6 +10,10 @@ final class EasyHandle {
     /// hop without one must clear it. A new handle carries none (libcurl's defaults: Basic, no
     /// user, no password).
     var carriesCredential = false
+    /// What ``TLSVerification/configure(_:transfer:)`` last set on the handle: whether Gannet
+    /// decides trust, and the share of TLS sessions, connections and DNS (held, so that the
+    /// share the handle is attached to outlives its use).
+    var trustSettings: (evaluates: Bool, share: SessionShare)?
 
     init() {
         guard let raw = curl_easy_init() else {

@@ -32,11 +32,21 @@ enum TLSVerification {
     /// resumption").
     static func configure(_ easy: EasyHandle, transfer: Transfer) {
         let evaluates = evaluates(transfer)
-        easy.set(CURLOPT_SSL_VERIFYPEER, !evaluates)
-        easy.set(CURLOPT_SSL_VERIFYHOST, evaluates ? 0 : 2)
-        easy.set(CURLOPT_SSL_SESSIONID_CACHE, true)
         transfer.handle.sessionScope = evaluates ? transfer.hooks.trustGeneration : nil
-        easy.set(CURLOPT_SHARE, pointer: transfer.engine.sessionShare(for: transfer.handle.sessionScope).raw)
+        let share = transfer.engine.sessionShare(for: transfer.handle.sessionScope)
+        // Set when they differ from what the handle has: a handle its engine kept mostly serves
+        // the same scope again, and detaching it from its share to attach it again cost about
+        // 350 instructions a request (docs/performance.md). A new policy is a new scope, so a
+        // new share: a handle never keeps the old scope's verification or sessions
+        // (SessionResumptionTests).
+        if let last = easy.trustSettings, last.evaluates == evaluates, last.share === share {
+        } else {
+            easy.set(CURLOPT_SSL_VERIFYPEER, !evaluates)
+            easy.set(CURLOPT_SSL_VERIFYHOST, evaluates ? 0 : 2)
+            easy.set(CURLOPT_SSL_SESSIONID_CACHE, true)
+            easy.set(CURLOPT_SHARE, pointer: share.raw)
+            easy.trustSettings = (evaluates, share)
+        }
         easy.set(CURLOPT_PREREQDATA, pointer: Unmanaged.passUnretained(transfer).toOpaque())
     }
 

@@ -75,6 +75,30 @@ struct SessionResumptionTests {
         #expect(second.line?.contains("reused=r") == true, "\(String(describing: second.line))")
     }
 
+    /// Leaving Gannet's evaluation for libcurl's verification on a live manager: the handle the
+    /// manager kept verifies again (its options follow the scope), so a self-signed server that
+    /// the old evaluator let through is refused before any request is sent.
+    @Test func libcurlsVerificationTakesOverTheHandleAnEvaluatorUsed() async throws {
+        let manager = try manager(DisabledTrustEvaluator())
+        defer { manager.invalidateAndCancel() }
+        let (url, marker) = try EndToEnd.markedURL(.selfSigned, path: "small")
+        let accepted = await manager.response(for: URLRequest(url: url), serializer: .passthrough)
+        #expect(accepted.response?.statusCode == 200, "\(String(describing: accepted.error))")
+        let servers = try EndToEnd.servers()
+        #expect(await eventually(within: 30) { !servers.accessLogLines(containing: marker).isEmpty })
+
+        manager.setServerTrustEvaluator(nil)
+        let (refusedURL, refusedMarker) = try EndToEnd.markedURL(.selfSigned, path: "small")
+        let refused = await manager.response(for: URLRequest(url: refusedURL), serializer: .passthrough)
+        #expect(refused.response == nil)
+        #expect(
+            (refused.error as? URLError)?.code == .serverCertificateUntrusted
+                || (refused.error as? URLError)?.code == .serverCertificateHasUnknownRoot,
+            "\(String(describing: refused.error))"
+        )
+        #expect(servers.accessLogLines(containing: refusedMarker).isEmpty, "a request was sent")
+    }
+
     /// A new evaluator is a new trust scope: its first connection is a full handshake it judges,
     /// and one that refuses the server means no request is sent, although a session approved by
     /// the old evaluator was cached.
