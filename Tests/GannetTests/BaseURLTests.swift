@@ -1,6 +1,7 @@
 import Foundation
-import Gannet
 import Testing
+
+@testable import Gannet
 
 /// AFHTTPSessionManager's base URL rule: a base URL with a path gets a trailing slash, then
 /// paths resolve as `URL(string:relativeTo:)` resolves them (the table in AFHTTPSessionManager.h,
@@ -75,5 +76,22 @@ struct BaseURLTests {
         #expect { try manager.url(for: path) } throws: {
             gannetCode($0) == .invalidRequest && "\($0)".contains("space or a control character")
         }
+    }
+
+    /// The scheme test read from the URL's bytes agrees with Foundation's `scheme`, for absolute
+    /// URLs, relative ones without a base, and strings that only look like a scheme.
+    @Test(arguments: [
+        "http://example.com/", "HTTPS://example.com/a", "git+ssh://host/repo", "a.b-c+d:rest", "mailto:someone",
+        "urn:isbn:0451450523", "x:", "x1:y", "foo", "/foo", "foo/bar:baz", "./a:b", "?q=1:2", "#frag:x",
+        "//host/path",
+    ])
+    func theSchemeReadFromBytesAgreesWithFoundation(string: String) throws {
+        let url = try #require(URL(string: string)).absoluteURL
+        #expect(HTTPSessionManager.hasScheme(url) == (url.scheme != nil), "\(url.absoluteString)")
+        let againstRelativeBase = try #require(URL(string: string, relativeTo: URL(string: "v1/")))
+        #expect(
+            HTTPSessionManager.hasScheme(againstRelativeBase.absoluteURL)
+                == (againstRelativeBase.absoluteURL.scheme != nil)
+        )
     }
 }
