@@ -39,8 +39,8 @@ enum TLSVerification {
         // 350 instructions a request (docs/performance.md). A new policy is a new scope, so a
         // new share: a handle never keeps the old scope's verification or sessions
         // (SessionResumptionTests).
-        if let last = easy.trustSettings, last.evaluates == evaluates, last.share === share {
-        } else {
+        let current = easy.trustSettings.map { $0.evaluates == evaluates && $0.share === share } ?? false
+        if !current {
             easy.set(CURLOPT_SSL_VERIFYPEER, !evaluates)
             easy.set(CURLOPT_SSL_VERIFYHOST, evaluates ? 0 : 2)
             easy.set(CURLOPT_SSL_SESSIONID_CACHE, true)
