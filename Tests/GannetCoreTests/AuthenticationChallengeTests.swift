@@ -26,14 +26,22 @@ struct AuthenticationChallengeTests {
         await manager.response(for: URLRequest(url: url), serializer: .passthrough)
     }
 
-    @Test func basicIsAnsweredThroughTheHandlerAfterThe401() async throws {
+    /// An ephemeral manager whose handler notes each challenge in `seen` and gives `answer`.
+    private func manager(answering answer: AuthenticationDisposition) -> (SessionManager, Seen) {
         let manager = SessionManager(configuration: .ephemeral)
-        defer { manager.invalidateAndCancel() }
         let seen = Seen()
         manager.setAuthenticationChallengeHandler { _, _, challenge in
             seen.add(challenge)
-            return .useCredential(URLCredential(user: "u", password: "p", persistence: .none))
+            return answer
         }
+        return (manager, seen)
+    }
+
+    @Test func basicIsAnsweredThroughTheHandlerAfterThe401() async throws {
+        let (manager, seen) = manager(
+            answering: .useCredential(URLCredential(user: "u", password: "p", persistence: .none))
+        )
+        defer { manager.invalidateAndCancel() }
         let response = await get(manager, servers.httpbin.adding("/basic-auth/u/p"))
         #expect(response.response?.statusCode == 200, "\(String(describing: response.error))")
         #expect(try json(response.data)["authenticated"] as? Bool == true)
@@ -51,13 +59,10 @@ struct AuthenticationChallengeTests {
     /// The credential a challenge was answered with is set on the easy handle for that hop
     /// only: the next request, on the handle the manager kept, sends none.
     @Test func theAnsweredCredentialIsNotSentWithTheNextRequest() async throws {
-        let manager = SessionManager(configuration: .ephemeral)
+        let (manager, seen) = manager(
+            answering: .useCredential(URLCredential(user: "u", password: "p", persistence: .none))
+        )
         defer { manager.invalidateAndCancel() }
-        let seen = Seen()
-        manager.setAuthenticationChallengeHandler { _, _, challenge in
-            seen.add(challenge)
-            return .useCredential(URLCredential(user: "u", password: "p", persistence: .none))
-        }
         let answered = await get(manager, servers.httpbin.adding("/basic-auth/u/p"))
         #expect(answered.response?.statusCode == 200, "\(String(describing: answered.error))")
         for _ in 0..<3 {
@@ -84,14 +89,9 @@ struct AuthenticationChallengeTests {
     /// `previousFailureCount` 1; default handling then gives the 401 to the caller.
     @Test(arguments: ["/basic-auth/u/p", "/digest-auth/auth/u/p"])
     func aWrongPasswordFailsAfterExactlyOneRetry(path: String) async throws {
-        let manager = SessionManager(configuration: .ephemeral)
+        let (manager, seen) = manager(answering: .performDefaultHandling)
         defer { manager.invalidateAndCancel() }
         manager.credential = URLCredential(user: "u", password: "wrong", persistence: .none)
-        let seen = Seen()
-        manager.setAuthenticationChallengeHandler { _, _, challenge in
-            seen.add(challenge)
-            return .performDefaultHandling
-        }
         let response = await get(manager, servers.httpbin.adding(path))
         #expect(response.response?.statusCode == 401)
         #expect(seen.all.map(\.previousFailureCount) == [0, 1])
@@ -99,13 +99,10 @@ struct AuthenticationChallengeTests {
 
     /// A handler that keeps answering with a refused credential is stopped.
     @Test func aHandlerThatInsistsIsStoppedAfterThreeRefusals() async throws {
-        let manager = SessionManager(configuration: .ephemeral)
+        let (manager, seen) = manager(
+            answering: .useCredential(URLCredential(user: "u", password: "wrong", persistence: .none))
+        )
         defer { manager.invalidateAndCancel() }
-        let seen = Seen()
-        manager.setAuthenticationChallengeHandler { _, _, challenge in
-            seen.add(challenge)
-            return .useCredential(URLCredential(user: "u", password: "wrong", persistence: .none))
-        }
         let response = await get(manager, servers.httpbin.adding("/basic-auth/u/p"))
         #expect(response.response?.statusCode == 401)
         #expect(seen.all.map(\.previousFailureCount) == [0, 1, 2, 3])
@@ -113,13 +110,8 @@ struct AuthenticationChallengeTests {
 
     /// `/hidden-basic-auth` answers 404 without a challenge: nobody is asked.
     @Test func aResponseWithoutAChallengeIsNotOffered() async throws {
-        let manager = SessionManager(configuration: .ephemeral)
+        let (manager, seen) = manager(answering: .performDefaultHandling)
         defer { manager.invalidateAndCancel() }
-        let seen = Seen()
-        manager.setAuthenticationChallengeHandler { _, _, challenge in
-            seen.add(challenge)
-            return .performDefaultHandling
-        }
         let response = await get(manager, servers.httpbin.adding("/hidden-basic-auth/u/p"))
         #expect(response.response?.statusCode == 404)
         #expect(seen.all.isEmpty)
