@@ -52,12 +52,13 @@ extension ResponseValidating {
         let data = input.data
         var failure: ResponseSerializationError?
         if let acceptableContentTypes, let data, !data.isEmpty {
-            let header = input.value(forHTTPHeaderField: "Content-Type")
-            let mediaType = header.flatMap(MediaTypeParser.parseContentType)
+            let mediaType = input.contentType
             if !(mediaType.map(acceptableContentTypes.containsMatch(for:)) ?? false) {
                 let shown =
                     mediaType?.essence
-                    ?? header.map { BodyExcerpt.clip(BodyExcerpt.singleLine($0), toBytes: 200) }
+                    ?? input.value(forHTTPHeaderField: "Content-Type").map {
+                        BodyExcerpt.clip(BodyExcerpt.singleLine($0), toBytes: 200)
+                    }
                     ?? "(none)"
                 failure = ResponseSerializationError(
                     .unacceptableContentType,

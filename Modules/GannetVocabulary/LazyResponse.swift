@@ -58,6 +58,15 @@ package final class LazyResponse: Sendable {
         return head.fields.joinedValue(named: name)
     }
 
+    /// The media type of the `Content-Type` header, read from the parsed head
+    /// (``ResponseHead/Fields/contentType``) without building the `HTTPURLResponse`.
+    package var contentType: MediaType? {
+        if isPrebuilt {
+            return value?.value(forHTTPHeaderField: "Content-Type").flatMap(MediaTypeParser.parseContentType)
+        }
+        return head.fields.contentType
+    }
+
     /// The header fields as they arrived (order, case and repeats kept), or, without the
     /// parsed head, the built response's fields sorted by name.
     package var headerFields: [(name: String, value: String)] {

@@ -158,6 +158,24 @@ extension ResponseHead {
             }
         }
 
+        /// The media type the `Content-Type` fields name, as `MediaTypeParser` reads their joined
+        /// value (``joinedValue(named:)``); the one field of nearly every response is read from
+        /// its bytes, with no `String` made of its value.
+        package var contentType: MediaType? {
+            bytes.withUnsafeBufferPointer { all in
+                var found: Span?
+                for span in spans
+                where Self.equalsIgnoringCase(UnsafeBufferPointer(rebasing: all[span.name]), "Content-Type") {
+                    // Repeated: the joined value, as `HTTPURLResponse` holds it.
+                    if found != nil {
+                        return joinedValue(named: "Content-Type").flatMap(MediaTypeParser.parseContentType)
+                    }
+                    found = span
+                }
+                return found.flatMap { MediaTypeParser.parseContentType(UnsafeBufferPointer(rebasing: all[$0.value])) }
+            }
+        }
+
         /// Whether a field is named `name` (compared case-insensitively).
         package func contains(named name: String) -> Bool {
             bytes.withUnsafeBufferPointer { all in

@@ -62,6 +62,10 @@ public struct ResponseInput {
     /// The response's status code, read from the parsed head; `nil` when no response arrived.
     public var statusCode: Int? { view?.statusCode }
 
+    /// The media type of the `Content-Type` header, read from the parsed head; `nil` when it is
+    /// missing or unparseable.
+    package var contentType: MediaType? { view?.contentType }
+
     /// A header field's value, the name compared case-insensitively; repeated fields are joined
     /// with ", " as `HTTPURLResponse` joins them. Read from the parsed head.
     public func value(forHTTPHeaderField name: String) -> String? {

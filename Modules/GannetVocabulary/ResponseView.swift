@@ -37,6 +37,14 @@ package struct ResponseView {
         }
     }
 
+    /// The media type of the `Content-Type` header; `nil` when it is missing or unparseable.
+    package var contentType: MediaType? {
+        switch source {
+        case .built(let response): MediaType(contentTypeOf: response)
+        case .parsed(let lazy): lazy.contentType
+        }
+    }
+
     /// The response as Foundation's object, built on first use.
     package var response: HTTPURLResponse? {
         switch source {

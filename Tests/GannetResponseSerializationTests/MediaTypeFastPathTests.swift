@@ -23,6 +23,28 @@ struct MediaTypeFastPathTests {
         #expect(MediaTypeParser.simple(text[...]) == nil)
     }
 
+    /// A head's `Content-Type`, read from its bytes, is what its joined value (what
+    /// `HTTPURLResponse` holds) parses as: one field, repeats, none, any case of the name, and
+    /// values the fast path leaves to the scanner.
+    @Test(arguments: [
+        [], ["application/json"], ["text/html; charset=utf-8"], ["Application/JSON"], ["*/*"], ["json"],
+        ["text/plain; charset=\"a,b\""], ["text/html", "application/json"], ["application/json", "*/*"],
+        ["text/html, */*"], [" text/html"], ["application/j\u{00F6}n"],
+    ])
+    func aHeadsContentTypeIsReadAsItsJoinedValue(values: [String]) {
+        let names = ["Content-Type", "content-type", "CONTENT-TYPE"]
+        var fields: [(name: String, value: String)] = [("Date", "Mon, 30 Nov 2026 02:00:00 GMT")]
+        for (index, value) in values.enumerated() { fields.append((names[index % names.count], value)) }
+        fields.append(("Content-Length", "2"))
+        let head = ResponseHead.Fields(fields)
+        let joined = head.joinedValue(named: "Content-Type")
+        #expect(head.contentType == joined.flatMap(MediaTypeParser.parseContentType), "\(values)")
+        #expect(
+            (head.contentType == nil)
+                == (values.isEmpty || values == ["*/*"] || values == ["json"] || values == ["application/j\u{00F6}n"])
+        )
+    }
+
     /// Through the public entry point: the answers for the shapes around the fast path.
     @Test func contentTypesParseAsBefore() {
         #expect(MediaTypeParser.parseContentType("Application/JSON")?.essence == "application/json")
