@@ -29,7 +29,7 @@ import FoundationNetworking
             method: "GET",
             source: nil,
             fields: &sent,
-            acceptEncoding: offer
+            acceptEncodingLine: offer.map(CurlGlobal.acceptEncodingLine(offering:))
         )
         .headers.lines
     }

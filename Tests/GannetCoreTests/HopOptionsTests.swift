@@ -115,7 +115,7 @@ import FoundationNetworking
             method: "POST",
             source: .data(Data("abc".utf8)),
             fields: &sent,
-            acceptEncoding: nil
+            acceptEncodingLine: nil
         )
         #expect(post.expectedToSend == 3)
         #expect(sent == fields([("X-A", "1")]), "libcurl writes the framing itself")
@@ -125,7 +125,7 @@ import FoundationNetworking
 
         // libcurl writes `Expect` only for a body it sends: a hop without one needs no line.
         var none: [HTTPField] = []
-        let get = HopOptions.setBodyAndHeaders(easy, method: "GET", source: nil, fields: &none, acceptEncoding: nil)
+        let get = HopOptions.setBodyAndHeaders(easy, method: "GET", source: nil, fields: &none, acceptEncodingLine: nil)
         #expect(get.expectedToSend == nil)
         #expect(get.headers.lines == [])
         let head = HopOptions.setBodyAndHeaders(
@@ -133,7 +133,7 @@ import FoundationNetworking
             method: "HEAD",
             source: .data(Data("abc".utf8)),
             fields: &none,
-            acceptEncoding: nil
+            acceptEncodingLine: nil
         )
         #expect(head.expectedToSend == nil)
         #expect(head.headers.lines == [])
@@ -147,7 +147,7 @@ import FoundationNetworking
             method: "put",
             source: .data(Data("abc".utf8)),
             fields: &sent,
-            acceptEncoding: nil
+            acceptEncodingLine: nil
         )
         #expect(put.expectedToSend == 3)
         #expect(sent == fields([("X-A", "1")]))
@@ -157,7 +157,7 @@ import FoundationNetworking
             method: "head",
             source: .data(Data("abc".utf8)),
             fields: &none,
-            acceptEncoding: nil
+            acceptEncodingLine: nil
         )
         #expect(head.expectedToSend == nil, "a HEAD in any case sends no body")
 

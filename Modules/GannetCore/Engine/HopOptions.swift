@@ -167,10 +167,10 @@ enum HopOptions {
     /// which takes the framing fields out of `fields`, in place) and makes the header lists
     /// libcurl sends from `fields` (``headerLines(_:removing:)``),
     /// without `Expect`: curl waits up to a second for `100 Continue` before sending a large
-    /// body; Gannet sends at once, as URLSession does. `acceptEncoding` (the codings libcurl
-    /// decodes, when the session decompresses) is offered unless `fields` has its own
-    /// `Accept-Encoding` (CurlGlobal.contentCodings says why Gannet writes this line, not
-    /// libcurl). Returns the body length to report (`nil` when the hop sends no body) and the
+    /// body; Gannet sends at once, as URLSession does. `acceptEncodingLine` (the line offering
+    /// the codings libcurl decodes, CurlGlobal.acceptEncodingLine, when the session decompresses)
+    /// is sent unless `fields` has its own `Accept-Encoding` (CurlGlobal.contentCodings says why
+    /// Gannet writes this line, not libcurl). Returns the body length to report (`nil` when the hop sends no body) and the
     /// lists for the origin and for the proxy only. `Expect` is removed only from a hop that
     /// sends a body: libcurl writes it for nothing else, and each line of the list costs libcurl
     /// a comparison for every header it considers adding (docs/performance.md).
@@ -179,17 +179,17 @@ enum HopOptions {
         method: String,
         source: BodySource?,
         fields: inout [HTTPField],
-        acceptEncoding: String?
+        acceptEncodingLine: String?
     ) -> (expectedToSend: Int64?, headers: HeaderList, proxyHeaders: HeaderList?) {
         var removed: [String] = []
         let expectedToSend = setBody(easy, method: method, source: source, fields: &fields, removed: &removed)
         if expectedToSend != nil { removed.insert("Expect", at: 0) }
         var lines = headerLines(fields, removing: removed)
-        if let acceptEncoding, !acceptEncoding.isEmpty,
+        if let acceptEncodingLine, !acceptEncodingLine.isEmpty,
             !fields.contains(where: { ASCII.equalsIgnoringCase($0.name, "accept-encoding") })
         {
             // First, where libcurl put its own: after `Accept`, before the caller's fields.
-            lines.origin.insert("Accept-Encoding: " + acceptEncoding, at: 0)
+            lines.origin.insert(acceptEncodingLine, at: 0)
         }
         return (expectedToSend, HeaderList(lines.origin), lines.proxy.isEmpty ? nil : HeaderList(lines.proxy))
     }

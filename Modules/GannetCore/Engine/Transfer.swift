@@ -237,7 +237,7 @@ final class Transfer: @unchecked Sendable {
             method: method,
             source: body.source,
             fields: &fields,
-            acceptEncoding: configuration.decompressesResponses ? CurlGlobal.contentCodings : nil
+            acceptEncodingLine: configuration.decompressesResponses ? CurlGlobal.acceptEncodingLine : nil
         )
         if expectedToSend != nil, let source = body.source {
             machine.hop.reader = try source.makeReader { [weak self, engine] in
