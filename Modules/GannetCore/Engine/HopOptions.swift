@@ -184,13 +184,13 @@ enum HopOptions {
         var removed: [String] = []
         let expectedToSend = setBody(easy, method: method, source: source, fields: &fields, removed: &removed)
         if expectedToSend != nil { removed.insert("Expect", at: 0) }
-        var lines = headerLines(fields, removing: removed)
-        if let acceptEncodingLine, !acceptEncodingLine.isEmpty,
-            !fields.contains(where: { ASCII.equalsIgnoringCase($0.name, "accept-encoding") })
-        {
-            // First, where libcurl put its own: after `Accept`, before the caller's fields.
-            lines.origin.insert(acceptEncodingLine, at: 0)
-        }
+        // First, where libcurl put its own: after `Accept`, before the caller's fields.
+        let first =
+            acceptEncodingLine.flatMap { line in
+                line.isEmpty || fields.contains(where: { ASCII.equalsIgnoringCase($0.name, "accept-encoding") })
+                    ? nil : line
+            }
+        let lines = headerLines(fields, removing: removed, first: first)
         return (expectedToSend, HeaderList(lines.origin), lines.proxy.isEmpty ? nil : HeaderList(lines.proxy))
     }
 
@@ -243,10 +243,18 @@ enum HopOptions {
     /// `removed`). A caller's `Proxy-Authorization` is for the proxy: libcurl's proxy list
     /// reaches the proxy only (a plain proxied request and a tunnel's CONNECT), never the origin
     /// inside a tunnel, and no one when no proxy is used (docs/engine.md, "A transfer's life").
-    static func headerLines(_ fields: [HTTPField], removing removed: [String]) -> (origin: [String], proxy: [String]) {
+    /// `first`, when given, leads the origin's lines: inserted afterwards, it reallocated the
+    /// list (a handle's configuration 7,556 instructions, then 7,415; callgrind,
+    /// docs/performance.md).
+    static func headerLines(
+        _ fields: [HTTPField],
+        removing removed: [String],
+        first: String? = nil
+    ) -> (origin: [String], proxy: [String]) {
         var origin: [String] = []
         var proxy: [String] = []
-        origin.reserveCapacity(fields.count + removed.count)
+        origin.reserveCapacity(fields.count + removed.count + (first == nil ? 0 : 1))
+        if let first { origin.append(first) }
         for field in fields {
             if ASCII.equalsIgnoringCase(field.name, "proxy-authorization") {
                 proxy.append(line(field.name, ": ", field.value))
