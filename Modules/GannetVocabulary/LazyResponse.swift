@@ -61,10 +61,7 @@ package final class LazyResponse: Sendable {
     /// The media type of the `Content-Type` header, read from the parsed head
     /// (``ResponseHead/Fields/contentType``) without building the `HTTPURLResponse`.
     package var contentType: MediaType? {
-        if isPrebuilt {
-            return value?.value(forHTTPHeaderField: "Content-Type").flatMap(MediaTypeParser.parseContentType)
-        }
-        return head.fields.contentType
+        isPrebuilt ? value.flatMap(MediaType.init(contentTypeOf:)) : head.fields.contentType
     }
 
     /// The header fields as they arrived (order, case and repeats kept), or, without the

@@ -1,6 +1,11 @@
+import Foundation
 import Testing
 
 @testable import GannetVocabulary
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 /// `MediaTypeParser.simple(_:)` reads the plain `type/subtype` of nearly every response without
 /// the scanner; wherever it answers it must give the scanner's answer, and it must leave every
@@ -43,6 +48,21 @@ struct MediaTypeFastPathTests {
             (head.contentType == nil)
                 == (values.isEmpty || values == ["*/*"] || values == ["json"] || values == ["application/j\u{00F6}n"])
         )
+    }
+
+    /// A response a hook already built is read through Foundation's object, and gives what the
+    /// parsed head gives.
+    @Test func aBuiltResponsesContentTypeIsTheParsedHeadsToo() throws {
+        let url = try #require(URL(string: "http://example.com/"))
+        let value = "application/problem+json; charset=utf-8"
+        let built = try #require(
+            HTTPURLResponse(url: url, statusCode: 200, httpVersion: "HTTP/1.1", headerFields: ["content-type": value])
+        )
+        let head = ResponseHead(statusCode: 200, httpVersion: "HTTP/1.1", fields: [("Content-Type", value)])
+        let parsed = LazyResponse(head: head, url: url).contentType
+        #expect(parsed?.essence == "application/problem+json" && parsed?.charset == "utf-8")
+        #expect(LazyResponse(prebuilt: built).contentType == parsed)
+        #expect(ResponseView(built).contentType == parsed)
     }
 
     /// Through the public entry point: the answers for the shapes around the fast path.

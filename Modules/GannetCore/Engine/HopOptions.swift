@@ -165,12 +165,12 @@ enum HopOptions {
 
     /// Sets the method and body options for `source` (``setBody(_:method:source:fields:removed:)``,
     /// which takes the framing fields out of `fields`, in place) and makes the header lists
-    /// libcurl sends from `fields` (``headerLines(_:removing:)``),
-    /// without `Expect`: curl waits up to a second for `100 Continue` before sending a large
-    /// body; Gannet sends at once, as URLSession does. `acceptEncodingLine` (the line offering
-    /// the codings libcurl decodes, CurlGlobal.acceptEncodingLine, when the session decompresses)
-    /// is sent unless `fields` has its own `Accept-Encoding` (CurlGlobal.contentCodings says why
-    /// Gannet writes this line, not libcurl). Returns the body length to report (`nil` when the hop sends no body) and the
+    /// libcurl sends from `fields` (``headerLines(_:removing:first:)``), without `Expect`: curl
+    /// waits up to a second for `100 Continue` before sending a large body; Gannet sends at once,
+    /// as URLSession does. `acceptEncodingLine` (the line offering the codings libcurl decodes,
+    /// CurlGlobal.acceptEncodingLine, when the session decompresses) is sent unless `fields` has
+    /// its own `Accept-Encoding` (CurlGlobal.contentCodings says why Gannet writes this line, not
+    /// libcurl). Returns the body length to report (`nil` when the hop sends no body) and the
     /// lists for the origin and for the proxy only. `Expect` is removed only from a hop that
     /// sends a body: libcurl writes it for nothing else, and each line of the list costs libcurl
     /// a comparison for every header it considers adding (docs/performance.md).
